@@ -1,0 +1,84 @@
+"""The gradient-flow vector field of f(x) = sum_j v_j sigma(<w_j, x>) under a summed loss.
+
+A *mode* is a slope matrix S (n, h) with S_ij = sigma'(<x_i, w_j>) frozen at its value for
+the current activation pattern (1 active, alpha inactive; a fractional value in [alpha, 1]
+for a Filippov sliding pair). Inside a mode the field is analytic; by positive homogeneity
+sigma(p) = p sigma'(p), so the outputs are f = (P * S) @ v with P = X W^T.
+
+Cartesian form (seed 004 eq. (12)):
+    w_j' = v_j sum_i S_ij g_i x_i,    v_j' = sum_i S_ij P_ij g_i,    g_i = -l'(y_i, f(x_i)).
+Polar form (sheet section 1.11; balanced init, v_j = s_j e^{r_j}, w_j = e^{r_j} u_j):
+    G_j = sum_i S_ij g_i x_i,   r_j' = s_j <u_j, G_j>,   u_j' = s_j (I - u_j u_j^T) G_j.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from verify.data.dataset import Dataset
+from verify.model.activation import check_alpha
+from verify.model.losses import Loss, get_loss
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkField:
+    """Vector field of gradient flow on the summed loss; knows nothing about claims or solvers."""
+
+    X: np.ndarray
+    y: np.ndarray
+    loss: Loss
+    alpha: float = 0.0
+    train_v: bool = True
+    norms: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "loss", get_loss(self.loss))
+        object.__setattr__(self, "alpha", check_alpha(self.alpha))
+        object.__setattr__(self, "norms", np.linalg.norm(self.X, axis=1))
+
+    @classmethod
+    def from_dataset(cls, ds: Dataset, loss: str | Loss = "exp", alpha: float = 0.0, train_v: bool = True) -> "NetworkField":
+        return cls(ds.X, ds.y, get_loss(loss), alpha, train_v)
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    def mode(self, P: np.ndarray) -> np.ndarray:
+        """Slope matrix S_ij = sigma'(P_ij): 1 where P > 0, alpha where P <= 0 (sigma'(0) = alpha)."""
+        return np.where(P > 0.0, 1.0, self.alpha)
+
+    # Cartesian form -------------------------------------------------------------------------
+    def outputs(self, W: np.ndarray, v: np.ndarray, S: np.ndarray | None = None) -> np.ndarray:
+        """f(x_i) for all i; S defaults to the mode of the current pattern."""
+        P = self.X @ W.T
+        S = self.mode(P) if S is None else S
+        return (P * S) @ v
+
+    def cartesian(self, W: np.ndarray, v: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(W', v') in mode S."""
+        P = self.X @ W.T
+        f = (P * S) @ v
+        g = self.loss.g(self.y, f)
+        Wdot = v[:, None] * ((S * g[:, None]).T @ self.X)
+        vdot = (P * S).T @ g if self.train_v else np.zeros_like(v)
+        return Wdot, vdot
+
+    # Polar form -----------------------------------------------------------------------------
+    def polar_outputs(self, r: np.ndarray, U: np.ndarray, s: np.ndarray, S: np.ndarray | None = None) -> np.ndarray:
+        """f(x_i) = sum_j s_j exp(2 r_j) S_ij <u_j, x_i> (underflows harmlessly to the eps -> 0 limit)."""
+        P = self.X @ U.T
+        S = self.mode(P) if S is None else S
+        return (P * S) @ (s * np.exp(2.0 * r))
+
+    def polar(self, r: np.ndarray, U: np.ndarray, s: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(r', U') in mode S; valid for balanced states with the second layer trained."""
+        f = self.polar_outputs(r, U, s, S)
+        g = self.loss.g(self.y, f)
+        G = (S * g[:, None]).T @ self.X
+        radial = np.einsum("hd,hd->h", U, G)
+        rdot = s * radial
+        Udot = s[:, None] * (G - radial[:, None] * U)
+        return rdot, Udot

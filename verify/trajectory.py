@@ -1,0 +1,125 @@
+"""Trajectories: samples of (W, v) at requested times, the event log and error monitors.
+
+``Trajectory.times`` is strictly increasing and always ends at ``t_end``. For the polar
+backend the exact state is kept as log-norms ``r`` (k, h) and directions ``U`` (k, h, d);
+``W``/``v`` are then ``exp(r) U`` / ``s exp(r)`` and may underflow to 0 for tiny eps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from verify.errors import InputError
+
+EVENT_KINDS = ("activate", "deactivate", "sliding", "sliding_exit", "grazing", "dead")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One switch of the activation pattern: time ``t``, data index ``i``, neuron ``j``.
+
+    ``kind``: "activate" / "deactivate" (transversal crossing of <x_i, w_j> = 0), "sliding"
+    (Filippov: both sides push into the surface), "sliding_exit", "grazing" (touches and
+    returns), "dead" (neuron j entered S_dead and is frozen; ``i`` is -1). ``direction`` is
+    +1 when <x_i, w_j> goes from <= 0 to > 0, -1 the other way, 0 otherwise.
+    Both attribute and key access work (``e.t`` and ``e["t"]``).
+    """
+
+    t: float
+    i: int
+    j: int
+    kind: str
+    direction: int = 0
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def keys(self) -> Iterator[str]:
+        return iter(self.__dataclass_fields__)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(eq=False)
+class Trajectory:
+    """Sampled solution of one simulation (float arrays, or mpmath objects for backend "mp")."""
+
+    times: np.ndarray  # (k,)
+    W: np.ndarray  # (k, h, d)
+    v: np.ndarray  # (k, h)
+    events: list[Event] = field(default_factory=list)
+    backend: str = "events"
+    r: np.ndarray | None = None  # (k, h) log-norms, polar form only
+    U: np.ndarray | None = None  # (k, h, d) unit directions, polar form only
+    log_eps: float | None = None
+    balancedness_drift: float = 0.0  # max_t max_j |c_j(t) - c_j(0)| / max(v_j^2, ||w_j||^2)
+    error_estimate: float = float("nan")  # estimated max abs error of the sampled state (relative units)
+    stats: dict[str, Any] = field(default_factory=dict)  # steps, rhs_evals, events, warnings...
+    params: dict[str, Any] = field(default_factory=dict)  # loss, alpha, rtol, t_end, ...
+
+    @property
+    def t_end(self) -> float:
+        return float(self.times[-1])
+
+    @property
+    def polar(self) -> bool:
+        return self.r is not None
+
+    def crossings(self) -> list[Event]:
+        """The transversal crossings (kinds "activate" and "deactivate")."""
+        return [e for e in self.events if e.kind in ("activate", "deactivate")]
+
+    def save(self, path: str | Path) -> None:
+        """Write ``.npz``: t, W, v (+ r, U when polar) and the event table ev_t, ev_i, ev_j, ev_kind, ev_dir."""
+        arrays: dict[str, Any] = {
+            "t": np.asarray(self.times, dtype=float),
+            "W": np.asarray(self.W, dtype=float),
+            "v": np.asarray(self.v, dtype=float),
+            "ev_t": np.array([e.t for e in self.events], dtype=float),
+            "ev_i": np.array([e.i for e in self.events], dtype=np.int64),
+            "ev_j": np.array([e.j for e in self.events], dtype=np.int64),
+            "ev_kind": np.array([e.kind for e in self.events], dtype="U16"),
+            "ev_dir": np.array([e.direction for e in self.events], dtype=np.int64),
+            "backend": np.array(self.backend),
+            "balancedness_drift": np.array(self.balancedness_drift),
+            "error_estimate": np.array(self.error_estimate),
+        }
+        if self.polar:
+            arrays["r"] = np.asarray(self.r, dtype=float)
+            arrays["U"] = np.asarray(self.U, dtype=float)
+            arrays["log_eps"] = np.array(np.nan if self.log_eps is None else self.log_eps)
+        np.savez(Path(path), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Trajectory":
+        from verify.data.loaders import load_npz_arrays
+
+        base = load_npz_arrays(path, ("t", "W", "v", "ev_t", "ev_i", "ev_j", "ev_kind", "ev_dir"))
+        events = [
+            Event(float(t), int(i), int(j), str(k), int(dr))
+            for t, i, j, k, dr in zip(base["ev_t"], base["ev_i"], base["ev_j"], base["ev_kind"], base["ev_dir"])
+        ]
+        with np.load(Path(path), allow_pickle=False) as z:
+            extra = {k: np.array(z[k]) for k in z.files if k not in base}
+        if base["t"].ndim != 1 or base["W"].ndim != 3 or base["v"].ndim != 2:
+            raise InputError(f"{path}: not a trajectory archive (bad array shapes)")
+        log_eps = float(extra["log_eps"]) if "log_eps" in extra else None
+        return cls(
+            times=base["t"],
+            W=base["W"],
+            v=base["v"],
+            events=events,
+            backend=str(extra.get("backend", "events")),
+            r=extra.get("r"),
+            U=extra.get("U"),
+            log_eps=None if log_eps is None or np.isnan(log_eps) else log_eps,
+            balancedness_drift=float(extra.get("balancedness_drift", 0.0)),
+            error_estimate=float(extra.get("error_estimate", np.nan)),
+        )
