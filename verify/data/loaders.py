@@ -70,8 +70,31 @@ def _load_csv(p: Path) -> Dataset:
     return Dataset(table[:, :-1], table[:, -1], name=p.stem)
 
 
+GENERATED_PREFIX = "gen:"
+
+
+def parse_generated(spec: str) -> Dataset:
+    """Build an embedded dataset from ``gen:NAME[:key=value,key=value...]``.
+
+    Example: ``gen:orthogonally_separable:n_pos=20,n_neg=20,d=10,mu=0.3,seed=0`` or ``gen:toy4``.
+    """
+    from verify.data.generators import make_dataset
+
+    body = spec[len(GENERATED_PREFIX):]
+    name, _, arg_text = body.partition(":")
+    params: dict[str, str] = {}
+    for item in filter(None, (a.strip() for a in arg_text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"{spec}: expected key=value, got {item!r}")
+        params[key.strip()] = value.strip()
+    return make_dataset(name.strip(), **params)
+
+
 def load_dataset(path: str | Path) -> Dataset:
-    """Load a dataset from ``.npz`` (``X``, ``y``) or ``.csv`` (label in the last column)."""
+    """Load a dataset from ``.npz`` (``X``, ``y``), ``.csv`` (label last) or ``gen:NAME[:k=v,...]``."""
+    if isinstance(path, str) and path.startswith(GENERATED_PREFIX):
+        return parse_generated(path)
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".npz":

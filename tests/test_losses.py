@@ -1,0 +1,63 @@
+import mpmath as mp
+import numpy as np
+import pytest
+
+from verify import InputError
+from verify.model.losses import LOSSES, get_loss
+
+Z = np.array([-800.0, -40.0, -3.0, -1.0, -1e-9, 0.0, 1e-12, 0.5, 2.0, 35.0, 900.0])
+
+
+def _reference(name: str, z: float):
+    """Value, weight g/y and (g - y)/y at margin z, at 50 digits."""
+    with mp.workdps(50):
+        z = mp.mpf(z)
+        if name == "exp":
+            return mp.exp(-z), mp.exp(-z), mp.exp(-z) - 1
+        if name == "logistic2":
+            w = 2 / (1 + mp.exp(z))
+            return 2 * mp.log1p(mp.exp(-z)), w, w - 1
+        if name == "logistic":
+            w = 1 / (1 + mp.exp(z))
+            return mp.log1p(mp.exp(-z)), w, w - 1
+        return (1 - z) ** 2 / 2, 1 - z, -z
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+@pytest.mark.parametrize("y", [1.0, -1.0])
+def test_loss_against_mpmath(name, y):
+    loss = get_loss(name)
+    yhat = y * Z
+    with np.errstate(over="ignore"):
+        value, g, gmy, logv = loss.value(y, yhat), loss.g(y, yhat), loss.g_minus_y(y, yhat), loss.log_value(y, yhat)
+    for k, z in enumerate(Z):
+        ref_value, ref_w, ref_wm1 = _reference(name, float(z))
+        for got, ref in ((value[k], ref_value), (g[k], y * ref_w), (gmy[k], y * ref_wm1)):
+            if abs(ref) > 1e300 or (ref != 0 and abs(ref) < 1e-300):
+                continue  # outside float64 range; covered by log_value
+            assert got == pytest.approx(float(ref), rel=1e-12, abs=1e-300), (name, z)
+        if ref_value > 0:
+            assert logv[k] == pytest.approx(float(mp.log(ref_value)), rel=1e-12, abs=1e-12), (name, z)
+
+
+def test_g_minus_y_has_no_cancellation_at_tiny_outputs():
+    loss = get_loss("exp")
+    assert loss.g_minus_y(1.0, 1e-300) == pytest.approx(-1e-300, rel=1e-15)
+    assert get_loss("logistic2").g_minus_y(1.0, 1e-300) == pytest.approx(-0.5e-300, rel=1e-15)
+
+
+def test_summed_total():
+    loss = get_loss("exp")
+    assert loss.total(np.array([1.0, -1.0]), np.array([0.0, 0.0])) == 2.0
+    assert loss.log_total(np.array([1.0, 1.0]), np.array([1000.0, 1000.0])) == pytest.approx(-1000 + np.log(2))
+
+
+def test_plain_logistic_fails_lemma2_flag_and_value_at_zero():
+    assert not get_loss("logistic").lemma2
+    assert get_loss("logistic").g(1.0, 0.0) == 0.5
+    assert get_loss("logistic2").g(1.0, 0.0) == 1.0
+
+
+def test_unknown_loss():
+    with pytest.raises(InputError, match="unknown loss"):
+        get_loss("hinge")
