@@ -1,0 +1,176 @@
+"""Discrete gradient descent / SGD on the summed loss (what the papers ran), backend "gd".
+
+Full batch:   W <- W + lr Wdot,  v <- v + lr vdot,  (Wdot, vdot) = NetworkField.cartesian(W, v, S),
+the negative gradient of L = sum_i l(y_i, f(x_i)) in the mode S = field.mode(X W^T) of the
+current iterate (sigma'(0) = alpha: 0 for ReLU, the paper's convention; dead neurons get zero
+update, so GD is automatically a regular solution). Step k ends at GF time t = k lr: with the
+summed loss, lr is the GF time step (a mean-loss GD of step eta reaches summed time k eta/n).
+
+SGD (batch_size < n): each epoch draws a permutation of the data and takes floor(n/b)
+consecutive batches of size b (the remainder is dropped, as with drop_last=True). The batch
+gradient is that of the summed loss over the batch scaled by n/b, an unbiased estimate of
+the full summed-loss gradient, so the time correspondence t = k lr holds in expectation. It
+is the same ``cartesian`` call with S zeroed on the rows outside the batch (those rows then
+drop out of both gradients), times n/b.
+
+Sampling: the state reported at a requested time t is the iterate after k = round(t/lr)
+steps. There are no partial steps: ``stats["sample_times_actual"]`` holds k lr, and
+``stats["max_time_offset"]`` <= lr/2 the largest |t - k lr| (0 when every requested time is
+a multiple of lr). ``Trajectory.times`` are the requested times.
+
+Events: a sign change of P_ij = <x_i, w_j> between consecutive iterates is recorded with
+t = the end time of that step ("activate" for <= 0 -> > 0, "deactivate" the other way); the
+true GF crossing lies within that one step. For ReLU a neuron whose last active point is
+lost gets Event(kind="dead", i=-1) (at t = 0 for neurons that start with no active point).
+
+Balancedness: per step c_j = v_j^2 - ||w_j||^2 changes by exactly
+    2 lr (v_j vdot_j - <w_j, Wdot_j>) + lr^2 (vdot_j^2 - ||Wdot_j||^2),
+where the first term vanishes by homogeneity (sigma(p) = p sigma'(p)) when v is trained. The
+accumulated prediction up to each sample is ``stats["balancedness_gd_prediction"]`` (k, h);
+it matches the actual drift c(t) - c(0) to rounding.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from verify.dynamics.field import NetworkField
+from verify.dynamics.limit import as_sample_times
+from verify.errors import InputError, NumericalError
+from verify.trajectory import Event, Trajectory
+
+
+def _events_between(P_old_pos: np.ndarray, P_new_pos: np.ndarray, t: float, alpha: float) -> list[Event]:
+    """Sign changes of P (n, h) between two iterates, and neurons that just died."""
+    events = []
+    ii, jj = np.nonzero(P_old_pos != P_new_pos)
+    for i, j in zip(ii.tolist(), jj.tolist()):
+        up = bool(P_new_pos[i, j])
+        events.append(Event(t, i, j, "activate" if up else "deactivate", 1 if up else -1))
+    if alpha == 0.0 and jj.size:
+        for j in np.unique(jj).tolist():
+            if not P_new_pos[:, j].any() and P_old_pos[:, j].any():
+                events.append(Event(t, -1, j, "dead", 0))
+    return events
+
+
+def solve_gd(
+    field: NetworkField,
+    W0: np.ndarray,
+    v0: np.ndarray,
+    times: np.ndarray,
+    *,
+    lr: float,
+    batch_size: int | None = None,
+    seed: int = 0,
+    progress: Callable[[float, float], None] | None = None,
+) -> Trajectory:
+    """Run GD (or SGD with ``batch_size`` < n) with step ``lr`` on the summed loss.
+
+    ``W0`` (h, d), ``v0`` (h,): initial weights. ``times``: requested sample times (strictly
+    increasing, >= 0); the iterate after round(t/lr) steps is reported. ``seed`` drives the
+    SGD batches only. ``progress(t, t_end)`` is called about 100 times during the run.
+    ``stats``: steps, sample_steps, sample_times_actual, max_time_offset, lr, batch_size,
+    n_events, balancedness_gd_prediction (k, h), balancedness_actual (k, h).
+    """
+    times = as_sample_times(times)
+    if lr is None or isinstance(lr, (str, bytes)):
+        raise InputError(f"GD needs a numeric step lr, got {lr!r}")
+    lr = float(lr)
+    if not np.isfinite(lr) or lr <= 0.0:
+        raise InputError(f"lr must be a positive finite number, got {lr!r}")
+    n, d = field.X.shape
+    W = np.array(W0, dtype=float)
+    v = np.array(v0, dtype=float).reshape(-1)
+    if W.ndim != 2 or W.shape[1] != d:
+        raise InputError(f"W0 must have shape (h, {d}), got {W.shape}")
+    h = W.shape[0]
+    if v.shape != (h,):
+        raise InputError(f"v0 must have shape ({h},), got {v.shape}")
+    if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
+        raise InputError("W0 and v0 must be finite")
+    b = n if batch_size is None else int(batch_size)
+    if not 1 <= b <= n:
+        raise InputError(f"batch_size must lie in [1, {n}], got {batch_size!r}")
+    sgd = b < n
+    rng = np.random.default_rng(seed)
+    per_epoch = n // b
+    perm = np.arange(n)
+    mask = np.zeros(n)
+    scale = n / b
+
+    sample_steps = np.rint(times / lr).astype(np.int64)
+    n_steps = int(sample_steps[-1])
+    t_end = float(times[-1])
+    report_every = max(1, n_steps // 100)
+
+    Ws = np.empty((times.size, h, d))
+    vs = np.empty((times.size, h))
+    pred = np.empty((times.size, h))
+    c0 = v * v - np.einsum("hd,hd->h", W, W)
+    drift_pred = np.zeros(h)
+    events: list[Event] = []
+
+    P = field.X @ W.T
+    pos = P > 0.0
+    if field.alpha == 0.0:
+        events.extend(Event(0.0, -1, int(j), "dead", 0) for j in np.flatnonzero(~pos.any(axis=0)))
+    q = 0
+    for k in range(n_steps + 1):
+        while q < times.size and sample_steps[q] == k:
+            Ws[q], vs[q], pred[q] = W, v, drift_pred
+            if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
+                raise NumericalError(f"GD diverged (non-finite weights) by step {k} (t = {k * lr:.6g}); reduce lr")
+            q += 1
+        if k == n_steps:
+            break
+        S = field.mode(P)
+        if sgd:
+            slot = k % per_epoch
+            if slot == 0:
+                perm = rng.permutation(n)
+            mask[:] = 0.0
+            mask[perm[slot * b:(slot + 1) * b]] = 1.0
+            Wdot, vdot = field.cartesian(W, v, S * mask[:, None])
+            Wdot *= scale
+            vdot *= scale
+        else:
+            Wdot, vdot = field.cartesian(W, v, S)
+        drift_pred += lr * lr * (vdot * vdot - np.einsum("hd,hd->h", Wdot, Wdot))
+        if not field.train_v:
+            drift_pred -= 2.0 * lr * np.einsum("hd,hd->h", W, Wdot)
+        W += lr * Wdot
+        v += lr * vdot
+        np.matmul(field.X, W.T, out=P)
+        new_pos = P > 0.0
+        if not np.array_equal(new_pos, pos):
+            events.extend(_events_between(pos, new_pos, (k + 1) * lr, field.alpha))
+            pos = new_pos
+        if progress is not None and (k + 1) % report_every == 0:
+            progress((k + 1) * lr, t_end)
+
+    w_sq = np.einsum("khd,khd->kh", Ws, Ws)
+    actual = vs * vs - w_sq - c0
+    denom = np.maximum(np.maximum(vs * vs, w_sq), np.finfo(float).tiny)
+    return Trajectory(
+        times=times,
+        W=Ws,
+        v=vs,
+        events=events,
+        backend="gd",
+        balancedness_drift=float(np.max(np.abs(actual) / denom)),
+        stats={
+            "steps": n_steps,
+            "sample_steps": sample_steps.tolist(),
+            "sample_times_actual": (sample_steps * lr).tolist(),
+            "max_time_offset": float(np.max(np.abs(times - sample_steps * lr))),
+            "lr": lr,
+            "batch_size": b,
+            "n_events": sum(1 for e in events if e.kind in ("activate", "deactivate")),
+            "balancedness_gd_prediction": pred,
+            "balancedness_actual": actual,
+        },
+        params={"loss": field.loss.name, "alpha": field.alpha, "t_end": t_end, "lr": lr, "batch_size": b, "seed": seed, "train_v": field.train_v},
+    )
