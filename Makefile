@@ -13,7 +13,7 @@ $(BIN)/verify: pyproject.toml
 venv: $(BIN)/verify
 
 check: venv
-	$(BIN)/verify check --profile ci --report reports/latest
+	$(BIN)/verify check --profile ci --report reports/ci
 
 test: venv
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2

@@ -1,10 +1,13 @@
 """relu-verify: a verification-oriented numeric checker for two-layer ReLU gradient-flow theorems."""
 
+from verify import scenarios
 from verify.audit import Audit, audit
+from verify.claims import Claim, Margin, claim
 from verify.data import Dataset, load_dataset
 from verify.errors import InputError, NumericalError, VerifyError
 from verify.simulate import simulate
+from verify.verdicts import Verdict
 
 __version__ = "0.1.0"
 
-__all__ = ["Audit", "Dataset", "InputError", "NumericalError", "VerifyError", "__version__", "audit", "load_dataset", "simulate"]
+__all__ = ["Audit", "Claim", "Dataset", "Margin", "Verdict", "InputError", "NumericalError", "VerifyError", "__version__", "audit", "claim", "load_dataset", "scenarios", "simulate"]

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from verify.errors import InputError, VerifyError
 
-SUBCOMMANDS = ("audit", "simulate")
+SUBCOMMANDS = ("audit", "simulate", "list", "check", "search")
 EXIT_INPUT = 2
 EXIT_FAILED = 4
 

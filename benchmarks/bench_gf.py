@@ -1,0 +1,357 @@
+"""Benchmark of the event-driven gradient-flow backend against GD and a naive DOP853 baseline.
+
+Prints one JSON line per measurement, all measured side by side in one process on the
+reference problem: orthogonally separable data (n = 40, d = 10, mu = 0.3, norms in
+[0.5, 2], seed 0), balanced init (h = 100, eps = 1e-6, seed 0), exp loss, horizon 40.
+
+    python benchmarks/bench_gf.py [--quick] [--only NAME[,NAME...]] [--dop-cap SECONDS]
+
+Measurements (NAME): gf, gd, dop853, accuracy, ratios, polar, scaling, large. ``--quick``
+shrinks every problem and horizon for a smoke test (a few seconds in all).
+Targets (issue 3): GF/GD wall-time ratio <= 1 while >= 1e4 times more accurate than GD;
+>= 20x faster than DOP853 without events; polar at eps = 1e-1000 no slower than at 1e-6;
+the large case (n = 200, d = 50, h = 200, theorem-scale eps) within 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scipy.integrate import solve_ivp  # noqa: E402
+
+from verify import Dataset, simulate  # noqa: E402
+from verify.dynamics.field import NetworkField  # noqa: E402
+from verify.model.init import balanced_init  # noqa: E402
+from verify.trajectory import Trajectory  # noqa: E402
+
+NAMES = ("gf", "gd", "dop853", "accuracy", "ratios", "polar", "scaling", "large")
+LOG_EPS_1000 = -1000.0 * math.log(10.0)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Problem sizes and budgets (full or quick)."""
+
+    n: int = 40
+    d: int = 10
+    h: int = 100
+    eps: float = 1e-6
+    horizon: float = 40.0
+    lr: float = 2e-3
+    rtol: float = 1e-10
+    ref_rtol: float = 1e-13
+    dop_cap_s: float = 120.0
+    large: tuple[int, int, int] = (200, 50, 200)
+    large_horizon_cap: float = 40.0
+    mu: float = 0.3
+    seed: int = 0
+
+
+QUICK = Config(n=12, d=4, h=10, horizon=3.0, dop_cap_s=3.0, large=(30, 8, 20), large_horizon_cap=3.0)
+
+
+def make_data(n: int, d: int, cfg: Config) -> Dataset:
+    """Orthogonally separable data with mu = cfg.mu (the project's generator)."""
+    from verify.data.generators import orthogonally_separable
+
+    return orthogonally_separable(n - n // 2, n // 2, d, cfg.mu, seed=cfg.seed, norm_range=(0.5, 2.0))
+
+
+def make_init(h: int, d: int, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
+    """eps-free balanced base (W0, v0) with random signs."""
+    init = balanced_init(h, d, log_eps=0.0, seed=cfg.seed)
+    return init.W0, init.v0
+
+
+def emit(name: str, **fields: Any) -> None:
+    print(json.dumps({"bench": "bench_gf", "name": name, **fields}, default=_jsonable), flush=True)
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating,)):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return str(x)
+
+
+def _stat(traj: Trajectory, *keys: str) -> Any:
+    for key in keys:
+        if key in traj.stats:
+            value = traj.stats[key]
+            return len(value) if isinstance(value, (list, tuple, dict)) else value
+    return None
+
+
+def _timed(fn: Callable[[], Trajectory]) -> tuple[Trajectory, float]:
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
+def rel_w_error(a: Trajectory, ref: Trajectory) -> float:
+    """max |W_a(t_end) - W_ref(t_end)| / max |W_ref(t_end)|."""
+    return float(np.max(np.abs(a.W[-1] - ref.W[-1])) / np.max(np.abs(ref.W[-1])))
+
+
+def gf_fields(traj: Trajectory, wall: float) -> dict[str, Any]:
+    return {
+        "wall_s": wall,
+        "steps": _stat(traj, "steps", "n_steps"),
+        "rhs_evals": _stat(traj, "rhs_evals", "nfev", "n_rhs"),
+        "events": len(traj.events),
+        "crossings": len(traj.crossings()),
+        "balancedness_drift": traj.balancedness_drift,
+    }
+
+
+class Bench:
+    """Runs the measurements lazily, caching shared results (one process, side by side)."""
+
+    def __init__(self, cfg: Config, quick: bool) -> None:
+        self.cfg = cfg
+        self.quick = quick
+        self.ds = make_data(cfg.n, cfg.d, cfg)
+        self.W0, self.v0 = make_init(cfg.h, cfg.d, cfg)
+        self.W, self.v = cfg.eps * self.W0, cfg.eps * self.v0
+        self.cache: dict[str, Any] = {}
+        self.problem = {"n": cfg.n, "d": cfg.d, "h": cfg.h, "eps": cfg.eps, "loss": "exp", "horizon": cfg.horizon, "mu": cfg.mu, "seed": cfg.seed}
+
+    def _once(self, key: str, fn: Callable[[], Any]) -> Any:
+        if key not in self.cache:
+            self.cache[key] = fn()
+        return self.cache[key]
+
+    def run_gf(self) -> tuple[Trajectory, float]:
+        cfg = self.cfg
+        return self._once("gf", lambda: _timed(lambda: simulate(self.ds, self.W, self.v, cfg.horizon, rtol=cfg.rtol)))
+
+    def run_gd(self) -> tuple[Trajectory, float]:
+        cfg = self.cfg
+        return self._once("gd", lambda: _timed(lambda: simulate(self.ds, self.W, self.v, cfg.horizon, backend="gd", lr=cfg.lr)))
+
+    def run_ref(self) -> tuple[Trajectory, float]:
+        cfg = self.cfg
+        return self._once("ref", lambda: _timed(lambda: simulate(self.ds, self.W, self.v, cfg.horizon, rtol=cfg.ref_rtol)))
+
+    def run_ref_check(self) -> tuple[Trajectory, float]:
+        cfg = self.cfg
+        rtol = math.sqrt(cfg.ref_rtol * cfg.rtol) if cfg.ref_rtol < cfg.rtol else cfg.ref_rtol
+        return self._once("ref_check", lambda: _timed(lambda: simulate(self.ds, self.W, self.v, cfg.horizon, rtol=rtol)))
+
+    def run_dop(self) -> dict[str, Any]:
+        return self._once("dop", self._dop853)
+
+    def _dop853(self) -> dict[str, Any]:
+        """solve_ivp DOP853 without events; the pattern is recomputed at every RHS call."""
+        cfg = self.cfg
+        field = NetworkField.from_dataset(self.ds, "exp")
+        h, d = self.W.shape
+        state = {"nfev": 0, "t": 0.0}
+        start = time.perf_counter()
+
+        class Cap(Exception):
+            pass
+
+        def rhs(t: float, z: np.ndarray) -> np.ndarray:
+            state["nfev"] += 1
+            state["t"] = max(state["t"], t)
+            if state["nfev"] % 200 == 0 and time.perf_counter() - start > cfg.dop_cap_s:
+                raise Cap
+            W = z[: h * d].reshape(h, d)
+            v = z[h * d :]
+            S = field.mode(field.X @ W.T)
+            Wd, vd = field.cartesian(W, v, S)
+            return np.concatenate([Wd.ravel(), vd])
+
+        z0 = np.concatenate([self.W.ravel(), self.v])
+        atol = cfg.rtol * cfg.eps
+        capped = False
+        W_end = None
+        try:
+            sol = solve_ivp(rhs, (0.0, cfg.horizon), z0, method="DOP853", rtol=cfg.rtol, atol=atol)
+            t_reached = cfg.horizon
+            W_end = sol.y[: h * d, -1].reshape(h, d)
+            status = sol.message
+        except Cap:
+            capped = True
+            t_reached = state["t"]
+            status = f"stopped at the {cfg.dop_cap_s:g} s cap"
+        wall = time.perf_counter() - start
+        frac = t_reached / cfg.horizon if t_reached > 0 else float("nan")
+        out = {
+            "wall_s": wall,
+            "nfev": state["nfev"],
+            "t_reached": t_reached,
+            "capped": capped,
+            "atol": atol,
+            "status": status,
+            "wall_s_full_horizon": wall if not capped else (wall / frac if frac > 0 else float("inf")),
+            "nfev_full_horizon": state["nfev"] if not capped else (state["nfev"] / frac if frac > 0 else float("inf")),
+            "extrapolated": capped,
+        }
+        if capped:
+            out["note"] = "wall_s_full_horizon and nfev_full_horizon are linear extrapolations from t_reached"
+        if W_end is not None:
+            ref, _ = self.run_ref()
+            out["rel_error_W_t_end"] = float(np.max(np.abs(W_end - ref.W[-1])) / np.max(np.abs(ref.W[-1])))
+        return out
+
+    # measurements ---------------------------------------------------------------------------
+
+    def gf(self) -> None:
+        traj, wall = self.run_gf()
+        emit("gf_events", problem=self.problem, rtol=self.cfg.rtol, form=traj.params.get("form"), **gf_fields(traj, wall))
+
+    def gd(self) -> None:
+        traj, wall = self.run_gd()
+        emit("gd", problem=self.problem, lr=self.cfg.lr, wall_s=wall, steps=_stat(traj, "steps"), balancedness_drift=traj.balancedness_drift)
+
+    def dop853(self) -> None:
+        emit("dop853_naive", problem=self.problem, rtol=self.cfg.rtol, **self.run_dop())
+
+    def accuracy(self) -> None:
+        gf, _ = self.run_gf()
+        gd, _ = self.run_gd()
+        ref, ref_wall = self.run_ref()
+        check, _ = self.run_ref_check()
+        err_gf, err_gd = rel_w_error(gf, ref), rel_w_error(gd, ref)
+        ratio = err_gd / err_gf if err_gf > 0 else float("inf")
+        emit(
+            "accuracy",
+            problem=self.problem,
+            reference_rtol=self.cfg.ref_rtol,
+            reference_wall_s=ref_wall,
+            reference_check_rtol=check.params.get("rtol"),
+            reference_check_rel_diff=rel_w_error(check, ref),
+            gf_vs_check_rel_diff=rel_w_error(gf, check),
+            gf_rel_error=err_gf,
+            gd_rel_error=err_gd,
+            gd_over_gf_error=ratio,
+            gf_error_estimate=gf.error_estimate,
+            note="errors are max|W(t_end) - W_ref(t_end)| / max|W_ref(t_end)|; gf_rel_error is bounded below by the reference's own error",
+        )
+
+    def ratios(self) -> None:
+        gf, gf_wall = self.run_gf()
+        gd, gd_wall = self.run_gd()
+        ref, _ = self.run_ref()
+        dop = self.run_dop()
+        err_gf, err_gd = rel_w_error(gf, ref), rel_w_error(gd, ref)
+        acc = err_gd / err_gf if err_gf > 0 else float("inf")
+        gf_gd = gf_wall / gd_wall
+        speedup = dop["wall_s_full_horizon"] / gf_wall
+        emit(
+            "ratios",
+            problem=self.problem,
+            gf_over_gd_wall=gf_gd,
+            gd_over_gf_error=acc,
+            dop853_over_gf_wall=speedup,
+            dop853_extrapolated=dop["extrapolated"],
+            target_gf_gd_wall_le_1=bool(gf_gd <= 1.0),
+            target_accuracy_ge_1e4=bool(acc >= 1e4),
+            target_dop853_speedup_ge_20=bool(speedup >= 20.0),
+        )
+
+    def polar(self) -> None:
+        cfg = self.cfg
+        T = cfg.horizon
+        small, wall_small = _timed(lambda: simulate(self.ds, self.W0, self.v0, T, log_eps=math.log(cfg.eps), form="polar", rtol=cfg.rtol))
+        tiny, wall_tiny = _timed(lambda: simulate(self.ds, self.W0, self.v0, T, log_eps=LOG_EPS_1000, rtol=cfg.rtol))
+        emit(
+            "polar_eps",
+            problem=self.problem,
+            wall_s_eps_1e6=wall_small,
+            wall_s_eps_1e1000=wall_tiny,
+            ratio_1e1000_over_1e6=wall_tiny / wall_small,
+            rhs_evals_eps_1e6=_stat(small, "rhs_evals", "nfev"),
+            rhs_evals_eps_1e1000=_stat(tiny, "rhs_evals", "nfev"),
+            events_eps_1e6=len(small.events),
+            events_eps_1e1000=len(tiny.events),
+            r_finite=bool(np.all(np.isfinite(tiny.r))),
+            target_no_slower=bool(wall_tiny <= wall_small),
+        )
+
+    def scaling(self) -> None:
+        cfg = self.cfg
+        base_traj, base_wall = self.run_gf()
+        emit("scaling", case="reference", n=cfg.n, d=cfg.d, h=cfg.h, **gf_fields(base_traj, base_wall))
+        for label, (n, d, h) in {
+            "n x2": (2 * cfg.n, cfg.d, cfg.h),
+            "h x2": (cfg.n, cfg.d, 2 * cfg.h),
+            "d x2": (cfg.n, 2 * cfg.d, cfg.h),
+        }.items():
+            ds = make_data(n, d, cfg)
+            W0, v0 = make_init(h, d, cfg)
+            traj, wall = _timed(lambda: simulate(ds, cfg.eps * W0, cfg.eps * v0, cfg.horizon, rtol=cfg.rtol))
+            emit("scaling", case=label, n=n, d=d, h=h, wall_over_reference=wall / base_wall, **gf_fields(traj, wall))
+
+    def large(self) -> None:
+        cfg = self.cfg
+        n, d, h = cfg.large
+        ds = make_data(n, d, cfg)
+        W0, v0 = make_init(h, d, cfg)
+        log_eps, horizon, source = -1e4, cfg.large_horizon_cap, "fallback log_eps = -1e4"
+        try:
+            from verify.audit import audit
+
+            report = audit(ds, W0, v0, log_eps=0.0)
+            if report.log_eps_required is not None and math.isfinite(report.log_eps_required):
+                log_eps, source = float(report.log_eps_required), "audit log_eps_required"
+            t1 = getattr(report, "t1_max", None) or getattr(report, "t1", None)
+            if t1 is not None and math.isfinite(t1) and t1 > 0:
+                horizon = min(float(t1), cfg.large_horizon_cap)
+        except Exception as exc:  # the audit is optional here: report and fall back
+            source = f"fallback log_eps = -1e4 (audit unavailable: {type(exc).__name__})"
+        traj, wall = _timed(lambda: simulate(ds, W0, v0, horizon, log_eps=log_eps, rtol=cfg.rtol))
+        emit(
+            "large",
+            n=n,
+            d=d,
+            h=h,
+            log_eps=log_eps,
+            log_eps_source=source,
+            horizon=horizon,
+            horizon_note=f"min(audit t1, {cfg.large_horizon_cap:g})",
+            form=traj.params.get("form"),
+            target_le_60s=bool(wall <= 60.0),
+            **gf_fields(traj, wall),
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small problems and short horizons (smoke test)")
+    parser.add_argument("--only", default=None, help=f"comma-separated subset of: {', '.join(NAMES)}")
+    parser.add_argument("--dop-cap", type=float, default=None, help="wall-time cap in s for the DOP853 baseline")
+    args = parser.parse_args(argv)
+    cfg = QUICK if args.quick else Config()
+    if args.dop_cap is not None:
+        cfg = Config(**{**cfg.__dict__, "dop_cap_s": args.dop_cap})
+    names = NAMES if args.only is None else tuple(s.strip() for s in args.only.split(","))
+    unknown = [s for s in names if s not in NAMES]
+    if unknown:
+        parser.error(f"unknown measurement(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+    bench = Bench(cfg, args.quick)
+    emit("setup", quick=args.quick, python=platform.python_version(), numpy=np.__version__, machine=platform.machine(), problem=bench.problem)
+    for name in names:
+        getattr(bench, name)()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""``pytest properties/``: every catalogue claim as a property-based test.
+
+A claim expected to hold fails the test when it is REFUTED (or undecided); a planted claim
+fails the test when it is NOT refuted. The search budget follows HYPOTHESIS_PROFILE
+(``ci`` by default, ``thorough`` for long audits).
+"""
+
+import os
+
+import pytest
+
+from verify.claims import catalogue
+from verify.cli.profiles import budget_for
+from verify.search import search
+from verify.verdicts import Verdict
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+CLAIMS = catalogue()
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_meets_its_expected_verdict(claim):
+    result = search(claim, budget=budget_for(PROFILE, claim.meta.get("budget")), seed=0)
+    detail = f"{claim.id} [{claim.source}]: {result.verdict} ({result.reason}); min margin {result.min_margin}"
+    if claim.expected == Verdict.REFUTED:
+        assert result.verdict == Verdict.REFUTED, detail
+        assert result.counterexample is not None and result.counterexample["confirmed_margin"] < 0, detail
+    else:
+        assert result.as_expected, detail

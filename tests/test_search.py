@@ -1,0 +1,112 @@
+"""Soundness rules of the search: what may and may not become REFUTED or HOLDS."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+
+from verify.claims.model import Claim, Margin
+from verify.errors import NumericalError
+from verify.scenarios import scenario
+from verify.search import search
+from verify.verdicts import Verdict
+
+HERE = Path(__file__).parent
+SMALL = scenario(n=(2, 4), d=(2, 3), h=(1, 3), eps=(1e-3, 1e-2))
+
+
+def _claim(check, **kw):
+    return Claim(id=kw.pop("id", "test-claim"), source="test", statement="test", check=check, **kw)
+
+
+def test_violation_below_error_estimate_is_not_refuted():
+    result = search(_claim(lambda x: Margin(-1e-12, 1e-9), over=st.integers(0, 10)), budget=20)
+    assert result.verdict == Verdict.HOLDS
+    assert result.min_margin == -1e-12
+
+
+def test_numerical_failure_gives_unknown_not_holds():
+    def check(x):
+        if x % 2:
+            raise NumericalError("step size underflow")
+        return 1.0
+
+    result = search(_claim(check, over=st.integers(0, 50)), budget=20)
+    assert result.verdict == Verdict.UNKNOWN
+    assert "numerically" in result.reason
+
+
+def test_engine_error_gives_failed():
+    result = search(_claim(lambda x: 1 / 0, over=st.integers(0, 5)), budget=5)
+    assert result.verdict == Verdict.FAILED
+    assert "ZeroDivisionError" in result.reason
+
+
+def test_assumptions_never_met_gives_unknown():
+    result = search(_claim(lambda x: Margin(0.0, vacuous=True, note="premise false"), over=st.integers(0, 5)), budget=5)
+    assert result.verdict == Verdict.UNKNOWN
+    assert "never met" in result.reason
+
+
+def test_float_artefact_cleared_by_confirmation_is_not_refuted():
+    def check(run):
+        rtol = run.trajectory.params["rtol"]
+        return Margin(-1e-3 if rtol >= 1e-10 else 1e-3, 0.0)  # "violates" only at the loose tolerance
+
+    result = search(_claim(check, over=SMALL, horizon=1.0), budget=6)
+    assert result.verdict == Verdict.HOLDS
+    assert result.counterexample is None
+
+
+def test_confirmed_violation_is_refuted_shrunk_and_deterministic():
+    claim = _claim(lambda run: 1.0 - float(run.W.shape[1]), over=SMALL, horizon=1.0, id="h-le-1")
+    first = search(claim, budget=20, seed=3)
+    second = search(claim, budget=20, seed=3)
+    assert first.verdict == Verdict.REFUTED
+    cx = first.counterexample
+    assert len(cx["W0"]) == 2  # shrunk to the smallest violating width
+    assert len(cx["X"]) == 2 and cx["params"]["seed"] == 0 and cx["params"]["init_seed"] == 0
+    assert cx["confirmed_margin"] < 0 and cx["params"]["t_end"] == 1.0
+    assert second.counterexample == cx
+
+
+def _verify(*args, cwd):
+    return subprocess.run([sys.executable, "-c", "import sys; from verify.cli.main import main; sys.exit(main())", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_user_claim_file_true_claim_holds(tmp_path):
+    out = _verify("search", f"{HERE / 'user_claims_example.py'}::balancedness_small", "--budget", "5", "--json",
+                  str(tmp_path / "r.json"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["verdict"] == "HOLDS"
+
+
+def test_user_claim_file_false_claim_refuted_and_replayed(tmp_path):
+    target = f"{HERE / 'user_claims_example.py'}::norms_never_double"
+    out = _verify("search", target, "--budget", "10", "--json", str(tmp_path / "r.json"), cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    cx = doc["counterexample"]
+    assert doc["verdict"] == "REFUTED" and cx["confirmed_margin"] < 0
+    assert {"X", "y", "W0", "v0", "params", "replay"} <= set(cx) and cx["params"]["t_end"] == 30.0
+    replay = cx["replay"].split()
+    assert replay[:2] == ["verify", "search"]
+    again = _verify(*replay[1:], cwd=tmp_path)
+    assert again.returncode == 1 and "VIOLATED" in again.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["search", "no-such-claim"], "unknown claim"),
+    (["search", "missing.py::x"], "no such file"),
+    (["search", "EA-A1", "--budget", "0"], "--budget"),
+    (["check", "--profile", "huge"], "invalid choice"),
+])
+def test_search_cli_bad_input(tmp_path, args, fragment):
+    out = _verify(*args, cwd=tmp_path)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and fragment in out.stderr
+    assert "Traceback" not in out.stderr

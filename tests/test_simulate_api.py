@@ -1,0 +1,256 @@
+"""verify.simulate: input validation, time grids, form selection and backend agreement."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import verify
+from verify import Dataset, InputError, simulate
+from verify.simulate import _choose_form, _time_grid, is_balanced, row_log_norms
+from verify.trajectory import Trajectory
+
+X = np.array(
+    [
+        [1.0, 0.2, 0.1],
+        [1.0, -0.1, 0.3],
+        [0.8, 0.2, -0.2],
+        [-1.0, 0.1, 0.2],
+        [-0.9, -0.3, 0.1],
+    ]
+)
+Y = np.array([1.0, 1.0, 1.0, -1.0, -1.0])
+DS = Dataset(X, Y)
+
+
+def base_init(h: int = 6, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Eps-free balanced base (W0, v0) with alternating signs."""
+    rng = np.random.default_rng(seed)
+    W0 = rng.standard_normal((h, 3)) / math.sqrt(3)
+    s = np.where(np.arange(h) % 2 == 0, 1.0, -1.0)
+    return W0, s * np.linalg.norm(W0, axis=1)
+
+
+W0, V0 = base_init()
+
+
+def scaled(eps: float) -> tuple[np.ndarray, np.ndarray]:
+    return eps * W0, eps * V0
+
+
+def rel_err(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
+
+
+# validation ---------------------------------------------------------------------------------
+
+W_OK, V_OK = scaled(1e-3)
+BAD_CALLS = [
+    ("not a dataset", dict(dataset=[[1.0, 0.0]]), "dataset must be"),
+    ("bad tuple dataset", dict(dataset=(np.zeros((2, 3)), [1, -1])), "zero vector"),
+    ("W0 1-D", dict(W0=np.ones(3)), "2-D"),
+    ("W0 wrong d", dict(W0=np.ones((6, 2))), "dimension d = 3"),
+    ("W0 no rows", dict(W0=np.ones((0, 3)), v0=np.ones(0)), "no rows"),
+    ("v0 wrong shape", dict(v0=np.ones(5)), "v0 must have shape"),
+    ("v0 2-D", dict(v0=np.ones((6, 1))), "v0 must have shape"),
+    ("W0 nan", dict(W0=np.where(np.eye(6, 3) > 0, np.nan, W_OK)), "non-finite"),
+    ("v0 inf", dict(v0=np.r_[np.inf, V_OK[1:]]), "non-finite"),
+    ("W0 strings", dict(W0=np.array([["a", "b", "c"]] * 6)), "real numbers"),
+    ("W0 complex", dict(W0=W_OK + 1j), "real numbers"),
+    ("t_end zero", dict(t_end=0.0), "t_end"),
+    ("t_end negative", dict(t_end=-1.0), "t_end"),
+    ("t_end nan", dict(t_end=float("nan")), "t_end"),
+    ("t_end inf", dict(t_end=float("inf")), "t_end"),
+    ("t_end text", dict(t_end="soon"), "t_end"),
+    ("times decreasing", dict(times=[0.5, 0.2]), "strictly increasing"),
+    ("times repeated", dict(times=[0.5, 0.5]), "strictly increasing"),
+    ("times negative", dict(times=[-0.1, 0.5]), ">= 0"),
+    ("times beyond t_end", dict(times=[0.5, 2.0]), "exceed t_end"),
+    ("times nan", dict(times=[0.5, float("nan")]), "non-finite"),
+    ("times 2-D", dict(times=[[0.5, 0.7]]), "1-D"),
+    ("unknown loss", dict(loss="hinge"), "unknown loss"),
+    ("unknown backend", dict(backend="rk4"), "unknown backend"),
+    ("mp backend", dict(backend="mp"), "not implemented"),
+    ("unknown form", dict(form="spherical"), "unknown form"),
+    ("rtol zero", dict(rtol=0.0), "rtol"),
+    ("rtol one", dict(rtol=1.0), "rtol"),
+    ("rtol nan", dict(rtol=float("nan")), "rtol"),
+    ("alpha negative", dict(alpha=-0.1), "alpha"),
+    ("alpha above one", dict(alpha=1.5), "alpha"),
+    ("gd without lr", dict(backend="gd"), "needs a step size"),
+    ("gd lr zero", dict(backend="gd", lr=0.0), "lr must be"),
+    ("gd lr negative", dict(backend="gd", lr=-1e-3), "lr must be"),
+    ("gd lr nan", dict(backend="gd", lr=float("nan")), "lr must be"),
+    ("gd batch too big", dict(backend="gd", lr=1e-3, batch_size=99), "batch_size"),
+    ("lr for events", dict(lr=1e-3), "lr applies to backend 'gd' only"),
+    ("batch_size for events", dict(batch_size=2), "batch_size applies"),
+    ("dps for events", dict(dps=30), "dps applies"),
+    ("log_eps nan", dict(log_eps=float("nan")), "log_eps"),
+    ("log_eps unbalanced", dict(W0=W0, v0=2.0 * V0, log_eps=-10.0), "balanced"),
+    ("polar unbalanced", dict(v0=2.0 * V_OK, form="polar"), "balanced"),
+    ("polar zero row", dict(W0=np.r_[np.zeros((1, 3)), W_OK[1:]], v0=np.r_[0.0, V_OK[1:]], form="polar"), "row 0 is zero"),
+    ("polar frozen v", dict(form="polar", train_v=False), "train_v"),
+    ("limit unbalanced", dict(v0=2.0 * V_OK, backend="limit"), "balanced"),
+    ("limit cartesian", dict(backend="limit", form="cartesian"), "does not apply"),
+    ("gd polar", dict(backend="gd", lr=1e-3, form="polar"), "does not apply"),
+    ("cartesian tiny eps", dict(W0=W0, v0=V0, log_eps=-2302.6, form="cartesian"), "too small"),
+    ("gd tiny eps", dict(W0=W0, v0=V0, log_eps=-2302.6, backend="gd", lr=1e-3), "too small"),
+    ("seed not int", dict(seed=1.5), "seed"),
+]
+
+
+@pytest.mark.parametrize("label, override, fragment", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+def test_bad_input_raises_input_error(label: str, override: dict, fragment: str) -> None:
+    kwargs = dict(dataset=DS, W0=W_OK, v0=V_OK, t_end=1.0)
+    kwargs.update(override)
+    with pytest.raises(InputError, match=fragment):
+        simulate(kwargs.pop("dataset"), kwargs.pop("W0"), kwargs.pop("v0"), kwargs.pop("t_end"), **kwargs)
+
+
+def test_simulate_is_exported() -> None:
+    assert verify.simulate is simulate
+    assert "simulate" in verify.__all__
+
+
+# helpers that need no backend ---------------------------------------------------------------
+
+
+def test_time_grid_rules() -> None:
+    np.testing.assert_array_equal(_time_grid(None, 2.0), [2.0])
+    np.testing.assert_array_equal(_time_grid([], 2.0), [2.0])
+    np.testing.assert_array_equal(_time_grid([0.0, 1.0], 2.0), [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(_time_grid([0.5, 2.0], 2.0), [0.5, 2.0])
+    np.testing.assert_array_equal(_time_grid(1.0, 2.0), [1.0, 2.0])
+
+
+def test_log_norms_and_balance_survive_underflow() -> None:
+    W, v = scaled(1e-200)
+    np.testing.assert_allclose(row_log_norms(W), np.log(np.linalg.norm(W0, axis=1)) + math.log(1e-200), rtol=1e-14)
+    assert is_balanced(W, v)
+    assert not is_balanced(W, 1.001 * v)
+    assert is_balanced(np.zeros((1, 3)), np.zeros(1))
+    assert not is_balanced(np.zeros((1, 3)), np.ones(1))
+
+
+@pytest.mark.parametrize(
+    "backend, form, eps, log_eps, expected",
+    [
+        ("events", None, 1e-6, None, "cartesian"),
+        ("events", None, 1e-200, None, "polar"),
+        ("events", None, None, -20.0, "polar"),
+        ("events", "cartesian", None, -20.0, "cartesian"),
+        ("events", "polar", 1e-3, None, "polar"),
+        ("gd", None, 1e-6, None, "cartesian"),
+        ("limit", None, 1e-6, None, "polar"),
+    ],
+)
+def test_form_selection(backend: str, form: str | None, eps: float | None, log_eps: float | None, expected: str) -> None:
+    W, v = (W0, V0) if eps is None else scaled(eps)
+    assert _choose_form(backend, form, W, v, log_eps, True) == expected
+
+
+def test_unbalanced_tiny_init_stays_cartesian() -> None:
+    W, v = scaled(1e-200)
+    assert _choose_form("events", None, W, 1.5 * v, None, True) == "cartesian"
+    assert _choose_form("events", None, W, v, None, False) == "cartesian"
+
+
+# runs (need the backends) -------------------------------------------------------------------
+
+
+def test_times_none_gives_t_end_only() -> None:
+    traj = simulate(DS, *scaled(1e-3), 1.0)
+    assert isinstance(traj, Trajectory)
+    np.testing.assert_array_equal(traj.times, [1.0])
+    assert traj.W.shape == (1, 6, 3) and traj.v.shape == (1, 6)
+
+
+def test_times_appends_t_end_and_starts_at_initial_state() -> None:
+    W, v = scaled(1e-3)
+    traj = simulate(DS, W, v, 2.0, times=[0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(traj.times, [0.0, 0.5, 1.0, 2.0])
+    np.testing.assert_allclose(traj.W[0], W, rtol=1e-12)
+    np.testing.assert_allclose(traj.v[0], v, rtol=1e-12)
+    assert traj.t_end == 2.0
+
+
+def test_params_are_recorded() -> None:
+    traj = simulate(DS, *scaled(1e-3), 1.0, loss="logistic", alpha=0.1, rtol=1e-9)
+    p = traj.params
+    assert (p["loss"], p["alpha"], p["backend"], p["form"], p["rtol"]) == ("logistic", 0.1, "events", "cartesian", 1e-9)
+    assert p["lr"] is None and p["log_eps"] is None and p["t_end"] == 1.0 and p["seed"] == 0
+    assert traj.stats["wall_time_s"] >= 0.0
+
+
+def test_tuple_dataset_is_accepted() -> None:
+    traj = simulate((X, Y), *scaled(1e-3), 0.5)
+    assert traj.t_end == 0.5
+
+
+def test_auto_polar_for_log_eps_and_for_eps_1e_200() -> None:
+    a = simulate(DS, W0, V0, 2.0, log_eps=math.log(1e-200))
+    b = simulate(DS, *scaled(1e-200), 2.0)
+    assert a.params["form"] == b.params["form"] == "polar"
+    assert a.polar and b.polar and a.log_eps == pytest.approx(math.log(1e-200))
+    np.testing.assert_allclose(a.r, b.r, rtol=1e-9)
+    np.testing.assert_allclose(a.U, b.U, atol=1e-9)
+
+
+def test_polar_at_eps_1e_minus_1000_is_finite() -> None:
+    traj = simulate(DS, W0, V0, 5.0, log_eps=-2302.6, times=[1.0, 2.5])
+    assert traj.params["form"] == "polar" and traj.params["log_eps"] == -2302.6
+    assert np.all(np.isfinite(traj.r)) and np.all(np.isfinite(traj.U))
+    assert np.all(traj.r < -2000.0)
+    np.testing.assert_allclose(np.linalg.norm(traj.U, axis=-1), 1.0, atol=1e-9)
+
+
+def test_cartesian_and_polar_agree_at_eps_1e_minus_6() -> None:
+    W, v = scaled(1e-6)
+    times = [2.0, 5.0, 12.0]
+    cart = simulate(DS, W, v, 12.0, times=times, form="cartesian")
+    pol = simulate(DS, W, v, 12.0, times=times, form="polar")
+    assert cart.params["form"] == "cartesian" and pol.params["form"] == "polar"
+    for k in range(3):
+        assert rel_err(pol.W[k], cart.W[k]) < 1e-7
+        assert rel_err(pol.v[k], cart.v[k]) < 1e-7
+
+
+def test_three_backends_agree_roughly() -> None:
+    W, v = scaled(1e-6)  # by t = 3 the largest w_j has grown to ~e^-5: f is still small
+    ev = simulate(DS, W, v, 3.0, form="polar")
+    gd = simulate(DS, W, v, 3.0, backend="gd", lr=1e-3)
+    lim = simulate(DS, W, v, 3.0, backend="limit")
+    assert gd.params["form"] == "cartesian" and lim.params["form"] == "polar"
+    assert rel_err(gd.W[-1], ev.W[-1]) < 2e-2
+    assert rel_err(lim.U[-1], ev.U[-1]) < 1e-5
+    assert np.max(np.abs(lim.r[-1] - ev.r[-1])) < 1e-4
+    assert len(lim.crossings()) == len(ev.crossings())
+
+
+def test_limit_matches_events_in_the_eps_to_zero_regime() -> None:
+    ev = simulate(DS, W0, V0, 3.0, log_eps=-300.0, times=[1.0, 2.0])
+    lim = simulate(DS, W0, V0, 3.0, log_eps=-300.0, times=[1.0, 2.0], backend="limit")
+    np.testing.assert_allclose(lim.U, ev.U, atol=1e-7)
+    np.testing.assert_allclose(lim.r, ev.r, atol=1e-7)
+
+
+def test_save_load_roundtrip(tmp_path) -> None:
+    traj = simulate(DS, W0, V0, 3.0, log_eps=-20.0, times=[0.5, 1.0])
+    path = tmp_path / "run.npz"
+    traj.save(path)
+    back = Trajectory.load(path)
+    np.testing.assert_array_equal(back.times, traj.times)
+    np.testing.assert_array_equal(back.W, traj.W)
+    np.testing.assert_array_equal(back.v, traj.v)
+    np.testing.assert_array_equal(back.r, traj.r)
+    np.testing.assert_array_equal(back.U, traj.U)
+    assert back.log_eps == pytest.approx(-20.0)
+    assert [(e.t, e.i, e.j, e.kind) for e in back.events] == [(e.t, e.i, e.j, e.kind) for e in traj.events]
+
+
+def test_progress_true_runs(capsys) -> None:
+    traj = simulate(DS, *scaled(1e-3), 1.0, progress=True)
+    assert traj.t_end == 1.0
+    assert capsys.readouterr().out == ""

@@ -1,0 +1,136 @@
+"""From a scenario to a run: audit, horizon, simulation, and the object a claim's check reads.
+
+Data flow: Scenario -> audit -> horizon -> simulate -> Run -> claim.check(run) -> Margin.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from verify.audit import Audit, audit
+from verify.dynamics.field import NetworkField
+from verify.errors import InputError
+from verify.scenarios import Scenario
+from verify.simulate import simulate
+from verify.trajectory import Event, Trajectory
+
+MAX_HORIZON = 1e12
+
+
+@dataclass(eq=False)
+class Run:
+    """What a claim's check receives (DESIGN.md section 6).
+
+    ``W0``/``v0`` are the scaled initial weights (they underflow to 0 for theorem-scale eps:
+    then use ``init.W0``/``init.v0`` with ``log_eps``). ``times``/``W``/``v``/``events`` come
+    from the trajectory (a single sample at t = 0 for pointwise claims, ``trajectory`` None).
+    """
+
+    scenario: Scenario
+    audit: Audit
+    field: NetworkField
+    trajectory: Trajectory | None
+    horizon: float | None
+
+    @property
+    def X(self) -> np.ndarray:
+        return self.scenario.dataset.X
+
+    @property
+    def y(self) -> np.ndarray:
+        return self.scenario.dataset.y
+
+    @property
+    def dataset(self):
+        return self.scenario.dataset
+
+    @property
+    def init(self):
+        return self.scenario.init
+
+    @property
+    def log_eps(self) -> float:
+        return self.scenario.init.log_eps
+
+    @property
+    def W0(self) -> np.ndarray:
+        return math.exp(self.log_eps) * self.init.W0 if self.log_eps > -745.0 else np.zeros_like(self.init.W0)
+
+    @property
+    def v0(self) -> np.ndarray:
+        return math.exp(self.log_eps) * self.init.v0 if self.log_eps > -745.0 else np.zeros_like(self.init.v0)
+
+    @property
+    def times(self) -> np.ndarray:
+        return np.array([0.0]) if self.trajectory is None else self.trajectory.times
+
+    @property
+    def W(self) -> np.ndarray:
+        return self.W0[None] if self.trajectory is None else self.trajectory.W
+
+    @property
+    def v(self) -> np.ndarray:
+        return self.v0[None] if self.trajectory is None else self.trajectory.v
+
+    @property
+    def events(self) -> list[Event]:
+        return [] if self.trajectory is None else self.trajectory.events
+
+    @property
+    def params(self) -> dict[str, Any]:
+        out = dict(self.scenario.params)
+        out.update({"loss": self.scenario.loss, "alpha": self.scenario.alpha, "log_eps": self.log_eps})
+        if self.horizon is not None:
+            out["t_end"] = self.horizon
+        if self.trajectory is not None:
+            out.update({k: v for k, v in self.trajectory.params.items() if k not in out})
+        return out
+
+
+def resolve_horizon(horizon: Any, scenario: Scenario, report: Audit) -> float | None:
+    """A numeric horizon: a float, "t1" (the audit's t1 under the corrected reading), or a callable."""
+    if horizon is None:
+        return None
+    if callable(horizon):
+        value = horizon(scenario, report)
+    elif horizon == "t1":
+        value = report.t1
+    elif isinstance(horizon, str):
+        raise InputError(f"unknown horizon {horizon!r}; use a number, 't1' or a callable")
+    else:
+        value = horizon
+    if value is None or not math.isfinite(float(value)) or float(value) <= 0.0:
+        return None
+    return min(float(value), MAX_HORIZON)
+
+
+def sample_times(t_end: float, count: int) -> np.ndarray:
+    """``count`` sample times in (0, t_end]: half uniform, half geometric toward t_end = 0 (dense early)."""
+    half = max(2, count // 2)
+    uniform = np.linspace(t_end / half, t_end, half)
+    geometric = t_end * np.geomspace(1e-4, 1.0, half)
+    return np.unique(np.concatenate([uniform, geometric]))
+
+
+def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: int = 64, backend: str = "events",
+            form: str | None = None) -> Run:
+    """Audit the scenario, resolve the horizon and simulate (balanced inits in log-eps form)."""
+    init = scenario.init
+    ds = scenario.dataset
+    report = audit(ds, init.W0, init.v0, log_eps=init.log_eps, alpha=scenario.alpha)
+    field = NetworkField.from_dataset(ds, scenario.loss, scenario.alpha)
+    t_end = resolve_horizon(horizon, scenario, report)
+    if t_end is None:
+        return Run(scenario, report, field, None, None if horizon is None else math.nan)
+    times = sample_times(t_end, samples)
+    if init.balanced:
+        traj = simulate(ds, init.W0, init.v0, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
+                        rtol=rtol, log_eps=init.log_eps, backend=backend, form=form)
+    else:
+        traj = simulate(ds, init.W, init.v, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
+                        rtol=rtol, backend=backend, form=form)
+    return Run(scenario, report, field, traj, t_end)

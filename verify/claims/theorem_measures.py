@@ -1,0 +1,342 @@
+"""Measurements along runs for seed 004's Theorem 1 claims (sheet sections 2.E-2.H).
+
+Everything works on the exact polar state (log-norms r, unit directions U, signs s), so it
+applies at theorem-scale eps (1e-4000) where the Cartesian weights and outputs underflow:
+
+- :func:`polar_samples` - (times, r, U, s) including the exact initial state at t = 0;
+- :func:`log_outputs` - ln|f(x_i)| and sign(f(x_i)) by a signed log-sum-exp, plus ln of the
+  absolute sum (the conditioning of f, used in error estimates);
+- :func:`state_error` - the absolute error level of r and U of a run (derived from rtol and the
+  engine's accumulated local-error estimate; float64 rounding for the closed-form limit engine);
+- :func:`preact` / :func:`region_margins` - signed distances to S+, S-, S_dead (boundary inactive);
+- :func:`pattern_history` / :func:`alignment_time` - the exact per-neuron activation patterns
+  from the event log (or the limit engine's history) and the empirical t1;
+- :func:`empirical_t2` - the bracket of t2+- = inf{t : max_{i in I+-} |f+-(x_i)| > 1/4} (R16);
+- :func:`log_loss` - ln L along the run (finite where L underflows);
+- closed forms used as known answers: :func:`p9_dead_time`.
+
+All logarithms are natural.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from verify.simulate import row_log_norms
+
+SURFACE_RTOL = 1e-12  # |<x_i, u>| <= SURFACE_RTOL ||x_i||: on the hyperplane (inactive), as the engines
+TIME_RTOL = 1e-9  # event-engine time claims: tol_t = TIME_RTOL * max(1, t) (sheet 3.5)
+ROUND = 1e-14  # float64 rounding level of a few dozen flops on O(1) quantities
+
+
+# --------------------------------------------------------------------------- polar state
+
+
+def initial_polar(run: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact initial (r0, U0, s): r0_j = ln eps + ln ||W0_j||, U0_j = W0_j/||W0_j||, s_j = sign(v0_j)."""
+    W0 = np.asarray(run.init.W0, dtype=float)
+    r0 = row_log_norms(W0) + run.log_eps
+    U0 = W0 / np.linalg.norm(W0, axis=1)[:, None]
+    return r0, U0, np.sign(run.init.v0)
+
+
+def polar_samples(run: Any, include_initial: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(times, r, U, s) at the run's samples, with the exact t = 0 state prepended (when absent).
+
+    Polar trajectories give r, U directly; Cartesian ones are converted (balanced runs only:
+    v_j = s_j ||w_j||).
+    """
+    r0, U0, s = initial_polar(run)
+    traj = run.trajectory
+    if traj is None:
+        return np.array([0.0]), r0[None], U0[None], s
+    if traj.r is not None:
+        R, U = np.asarray(traj.r, float), np.asarray(traj.U, float)
+    else:
+        W = np.asarray(traj.W, float)
+        R = np.array([row_log_norms(Wk) for Wk in W])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            U = W / np.linalg.norm(W, axis=2)[:, :, None]
+    t = np.asarray(traj.times, float)
+    if include_initial and t[0] > 0.0:
+        t = np.concatenate([[0.0], t])
+        R = np.concatenate([r0[None], R])
+        U = np.concatenate([U0[None], U])
+    return t, R, U, s
+
+
+def state_error(run: Any) -> float:
+    """Absolute error level of the sampled (r, U): 10 (accumulated local error + rtol) for the
+    event engine (atol = rtol in r - r(0) and in u, sheet 3.3), float64 rounding for the limit engine."""
+    traj = run.trajectory
+    if traj is None or traj.backend == "limit":
+        return 1e-13
+    rtol = float(traj.params.get("rtol", 1e-10))
+    est = float(traj.error_estimate) if math.isfinite(traj.error_estimate) else rtol
+    return 10.0 * (est + rtol)
+
+
+def preact(X: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Normalised pre-activations p_ij = <x_i, u_j>/||x_i|| for U (h, d) or (k, h, d): shape (..., n, h)."""
+    Xn = X / np.linalg.norm(X, axis=1)[:, None]
+    return np.einsum("nd,...hd->...nh", Xn, U)
+
+
+# --------------------------------------------------------------------------- outputs and loss
+
+
+def log_outputs(X: np.ndarray, R: np.ndarray, U: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ln|f_i|, sign f_i, ln sum_j |term_ij|) per sample (k, n); f_i = sum_j s_j e^{2 r_j} relu(<u_j, x_i>).
+
+    ln|f| is -inf where f = 0 exactly (no active neuron, or exact cancellation).
+    """
+    R = np.atleast_2d(R)
+    U = U if U.ndim == 3 else U[None]
+    P = np.einsum("nd,khd->knh", X, U)
+    act = np.maximum(P, 0.0)
+    with np.errstate(divide="ignore"):
+        logt = 2.0 * R[:, None, :] + np.log(act)  # (k, n, h), -inf where inactive
+    b = np.broadcast_to(s[None, None, :], logt.shape)
+    val, sign = logsumexp(logt, axis=2, b=b, return_sign=True)
+    absval = logsumexp(logt, axis=2)
+    val = np.where(sign == 0, -np.inf, val)
+    return val, sign, absval
+
+
+def outputs(X: np.ndarray, R: np.ndarray, U: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """f(x_i) per sample (k, n) in float64 (underflows harmlessly to 0 for tiny weights)."""
+    lf, sg, _ = log_outputs(X, R, U, s)
+    with np.errstate(under="ignore", over="ignore"):
+        return sg * np.exp(lf)
+
+
+def log_loss(field: Any, X: np.ndarray, R: np.ndarray, U: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """ln L(t) per sample (summed loss, finite where L underflows)."""
+    F = outputs(X, R, U, s)
+    return np.array([field.loss.log_total(field.y, f) for f in F])
+
+
+def output_error(X: np.ndarray, R: np.ndarray, err: float) -> np.ndarray:
+    """Bound on the absolute error of f_i per sample: sum_j e^{2 r_j} ||x_i|| (2 err + err) (k,)."""
+    with np.errstate(under="ignore", over="ignore"):
+        return 3.0 * err * float(np.max(np.linalg.norm(X, axis=1))) * np.exp(logsumexp(2.0 * np.atleast_2d(R), axis=1))
+
+
+# --------------------------------------------------------------------------- regions
+
+
+def region_margins(X: np.ndarray, y: np.ndarray, u: np.ndarray) -> dict[str, float]:
+    """Signed margins of membership of one direction u: >= 0 means in the set (boundary inactive).
+
+    S+: min(min_{I+} p_i, min_{I-} -p_i); S-: min(min_{I-} p_i, min_{I+} -p_i); S_dead: min_i -p_i,
+    with p_i = <x_i, u>/||x_i||. An empty index set contributes +inf.
+    """
+    p = X @ u / np.linalg.norm(X, axis=1)
+    pos, neg = y > 0, y < 0
+
+    def mn(a: np.ndarray) -> float:
+        return float(a.min()) if a.size else math.inf
+
+    return {
+        "S+": min(mn(p[pos]), mn(-p[neg])),
+        "S-": min(mn(p[neg]), mn(-p[pos])),
+        "S_dead": mn(-p),
+    }
+
+
+def region_of(X: np.ndarray, y: np.ndarray, u: np.ndarray) -> str:
+    """"S+", "S-", "S_dead" or "other" (|p_i| <= SURFACE_RTOL counts as inactive)."""
+    p = X @ u / np.linalg.norm(X, axis=1)
+    active = p > SURFACE_RTOL
+    if not active.any():
+        return "S_dead"
+    if np.array_equal(active, y > 0):
+        return "S+"
+    if np.array_equal(active, y < 0):
+        return "S-"
+    return "other"
+
+
+def allowed_margin(X: np.ndarray, y: np.ndarray, u: np.ndarray, s: float, initially_active_own: bool) -> float:
+    """Theorem 1 part 1 margin of one neuron: for s = +1, in S+ or S_dead (only S+ if it initially
+    activated a positive point: the "moreover" clause); for s = -1 likewise with S-."""
+    m = region_margins(X, y, u)
+    own = "S+" if s > 0 else "S-"
+    return m[own] if initially_active_own else max(m[own], m["S_dead"])
+
+
+def initially_active_own(X: np.ndarray, y: np.ndarray, U0: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per neuron: max_{i in I_{s_j}} <w_j(0), x_i> > 0 (the premise of the "moreover" clause)."""
+    P = X @ U0.T  # (n, h)
+    own = (y[:, None] * s[None, :]) > 0
+    return np.any((P > 0.0) & own, axis=0)
+
+
+# --------------------------------------------------------------------------- patterns and t1
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A maximal constant-pattern interval of one neuron."""
+
+    t_start: float
+    t_end: float
+    active: frozenset
+    sliding: bool = False
+
+
+def pattern_history(run: Any) -> list[list[Piece]]:
+    """Per neuron, the constant-pattern pieces over [0, horizon] (exact event times).
+
+    Limit runs use the engine's own history; event-engine runs replay the event log from the
+    initial pattern (p_ij > 0 active; sliding marks the piece as sliding until its exit).
+    """
+    traj = run.trajectory
+    t_end = float(run.horizon)
+    X = run.X
+    if traj is not None and traj.backend == "limit":
+        out = []
+        for hist, pats, slides in zip(traj.stats["history"], traj.stats["patterns"], traj.stats["sliding_sets"]):
+            out.append([Piece(float(a), float(b), frozenset(p), bool(sl)) for (a, b, _kp, _km), p, sl in zip(hist, pats, slides)])
+        return out
+    _, U0, _ = initial_polar(run)
+    h = U0.shape[0]
+    active = [set(np.flatnonzero(X @ U0[j] > SURFACE_RTOL * np.linalg.norm(X, axis=1)).tolist()) for j in range(h)]
+    sliding: list[set[int]] = [set() for _ in range(h)]
+    pieces: list[list[Piece]] = [[] for _ in range(h)]
+    start = [0.0] * h
+    events = sorted(run.events, key=lambda e: e.t)
+    for e in events:
+        j = int(e.j)
+        if e.kind not in ("activate", "deactivate", "sliding", "sliding_exit"):
+            continue
+        new_active, new_sliding = set(active[j]), set(sliding[j])
+        i = int(e.i)
+        if e.kind == "activate":
+            new_active.add(i)
+        elif e.kind == "deactivate":
+            new_active.discard(i)
+        elif e.kind == "sliding":
+            new_active.discard(i)
+            new_sliding.add(i)
+        else:
+            new_sliding.discard(i)
+            if e.direction > 0:
+                new_active.add(i)
+        if new_active == active[j] and new_sliding == sliding[j]:
+            continue
+        if e.t > start[j]:
+            pieces[j].append(Piece(start[j], float(e.t), frozenset(active[j]), bool(sliding[j])))
+            start[j] = float(e.t)
+        active[j], sliding[j] = new_active, new_sliding
+    for j in range(h):
+        pieces[j].append(Piece(start[j], t_end, frozenset(active[j]), bool(sliding[j])))
+    return pieces
+
+
+def allowed_sets(y: np.ndarray, s: float) -> set[frozenset]:
+    """Trapping patterns of Theorem 1 part 1: the empty pattern (S_dead) and the own class (S+ / S-)."""
+    own = frozenset(np.flatnonzero(y > 0).tolist() if s > 0 else np.flatnonzero(y < 0).tolist())
+    return {frozenset(), own}
+
+
+def neuron_alignment_times(pieces: list[list[Piece]], y: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per neuron, the start of its final run of allowed pieces (np.inf if the last piece is not allowed)."""
+    out = np.empty(len(pieces))
+    for j, hist in enumerate(pieces):
+        ok = allowed_sets(y, s[j])
+        t = math.inf
+        for piece in reversed(hist):
+            if piece.sliding or piece.active not in ok:
+                break
+            t = piece.t_start
+        out[j] = t
+    return out
+
+
+def alignment_time(run: Any) -> float:
+    """Empirical t1: inf{t : every neuron is in its allowed trapping set for all later t <= horizon}."""
+    _, _, s = initial_polar(run)
+    times = neuron_alignment_times(pattern_history(run), run.y, s)
+    return float(times.max()) if times.size else 0.0
+
+
+def dwell_violations(run: Any, delta_t_coef: float, T: float, tol_t: float) -> tuple[float, str]:
+    """EA-E4: min over non-final pieces starting before T of (Delta t(n_a) - duration) and a note.
+
+    Final pieces are the allowed trapping ones (S+ / S_dead for V+, S- / S_dead for V-); a piece
+    still running at the horizon counts with its duration so far (a lower bound of the dwell).
+    """
+    _, _, s = initial_polar(run)
+    worst, note = math.inf, "no non-final piece"
+    for j, hist in enumerate(pattern_history(run)):
+        ok = allowed_sets(run.y, s[j])
+        for piece in hist:
+            if piece.t_start >= T or (piece.active in ok and not piece.sliding):
+                continue
+            n_a = len(piece.active)
+            if n_a == 0:
+                continue  # sliding on S_dead's boundary: covered by EA-H2
+            bound = delta_t_coef / n_a
+            dur = min(piece.t_end, T) - piece.t_start
+            slack = bound - dur
+            if slack < worst:
+                worst = slack
+                note = (f"neuron {j} (s = {int(s[j]):+d}) pattern {sorted(piece.active)} on [{piece.t_start:.6g}, "
+                        f"{piece.t_end:.6g}]: dwell {dur:.6g} vs Delta t({n_a}) = {bound:.6g}")
+    return worst, note
+
+
+# --------------------------------------------------------------------------- t2
+
+
+def empirical_t2(run: Any, t: np.ndarray, F: np.ndarray, groups: dict[str, np.ndarray], t_from: float) -> dict[str, tuple[float, float]]:
+    """Brackets (t_lo, t_hi] of t2+- = inf{t >= t_from : max_{i in I+-} |f(x_i)| > 1/4} from samples (R16).
+
+    ``F`` (k, n) are the outputs at the samples ``t``; ``groups`` maps "plus"/"minus" to the
+    index sets I+ / I-. After t1 (every neuron trapped), f(x_i) = f+(x_i) on I+ (EA-F2).
+    (inf, inf) when the level is never exceeded by the horizon.
+    """
+    out: dict[str, tuple[float, float]] = {}
+    for key, idx in groups.items():
+        if idx.size == 0:
+            out[key] = (math.inf, math.inf)
+            continue
+        over = (np.max(np.abs(F[:, idx]), axis=1) > 0.25) & (t >= t_from)
+        if not over.any():
+            out[key] = (math.inf, math.inf)
+            continue
+        k = int(np.argmax(over))
+        lo = max(float(t[k - 1]), t_from) if k > 0 else 0.0
+        out[key] = (lo, float(t[k]))
+    return out
+
+
+# --------------------------------------------------------------------------- stable rank
+
+
+def log_norms_W(R: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+    """(ln ||W||_F^2, ln ||W||_2^2) of W = diag(e^r) U without underflow."""
+    rmax = float(np.max(R))
+    scaled = np.exp(R - rmax)[:, None] * U
+    sv = np.linalg.svd(scaled, compute_uv=False)
+    return float(logsumexp(2.0 * R)), 2.0 * rmax + 2.0 * math.log(float(sv[0]))
+
+
+# --------------------------------------------------------------------------- closed forms
+
+
+def p9_dead_time() -> float:
+    """Sheet P9: a V+ neuron u0 = (cos 1, sin 1) against x1 = (1, 0), y1 = -1, reaches S_dead at
+    t* = ln tan((pi - 1)/2) in the eps -> 0 limit (rotation away from x1 at unit rate)."""
+    return math.log(math.tan((math.pi - 1.0) / 2.0))
+
+
+def log_add(a: float, b: float) -> float:
+    """ln(e^a + e^b)."""
+    return float(np.logaddexp(a, b))

@@ -1,0 +1,86 @@
+"""``verify search TARGET``: counterexample search for one claim (catalogue id or file.py::name).
+
+Exit codes: 0 PROVED/HOLDS, 1 REFUTED, 3 UNKNOWN, 2 usage or input error, 4 FAILED.
+``--replay JSON`` re-evaluates the stored counterexample of a search JSON or report.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from pathlib import Path
+
+from verify.errors import InputError
+from verify.verdicts import Verdict
+
+EXIT = {Verdict.PROVED: 0, Verdict.HOLDS: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3, Verdict.FAILED: 4}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="search one claim for counterexamples",
+                       description="Search a claim (catalogue id or path/to/file.py::name) for a confirmed counterexample.")
+    p.add_argument("target", help="catalogue id or path/to/file.py::name")
+    p.add_argument("--budget", type=int, default=30, help="generated examples (default 30)")
+    p.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    p.add_argument("--json", dest="json_path", help="write the result as JSON")
+    p.add_argument("--db", help="example database directory: found counterexamples are replayed first")
+    p.add_argument("--replay", help="re-evaluate the counterexample stored in this JSON (search result or report.json)")
+    p.set_defaults(func=run)
+
+
+def replay_command(target: str, json_path: str | Path) -> str:
+    """The command line that replays a stored counterexample."""
+    return f"verify search {shlex.quote(target)} --replay {shlex.quote(str(json_path))}"
+
+
+def _stored_counterexample(path: Path, claim_id: str) -> dict:
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: cannot read JSON ({exc})") from None
+    if isinstance(doc, dict) and "claims" in doc:
+        doc = next((c for c in doc["claims"] if c.get("id") == claim_id), None) or {}
+    cx = doc.get("counterexample") if isinstance(doc, dict) else None
+    if not cx:
+        raise InputError(f"{path}: no counterexample stored for {claim_id}")
+    return cx
+
+
+def _replay(claim, path: Path) -> int:
+    from verify.scenarios import Scenario
+    from verify.search import evaluate, search
+
+    cx = _stored_counterexample(path, claim.id)
+    if claim.runner is not None:
+        result = search(claim)
+        print(f"{claim.id}: decision procedure rerun -> {result.verdict}; stored witness {cx.get('witness')}")
+        return EXIT[result.verdict]
+    subject = Scenario.from_dict(cx) if cx.get("X") else cx.get("value")
+    ev = evaluate(claim, subject)
+    if ev.status != "ok" or ev.margin is None:
+        print(f"{claim.id}: replay inconclusive ({ev.status}: {ev.reason})")
+        return 3
+    violated = ev.margin.value < -ev.margin.error
+    print(f"{claim.id}: margin {ev.margin.value:.6g} (error {ev.margin.error:.3g}) -> {'VIOLATED' if violated else 'not violated'}")
+    return 1 if violated else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from verify.claims import load_target
+    from verify.report.document import claim_entry
+    from verify.search import search
+
+    if args.budget < 1:
+        raise InputError(f"--budget must be >= 1, got {args.budget}")
+    claim = load_target(args.target)
+    if args.replay:
+        return _replay(claim, Path(args.replay))
+    result = search(claim, budget=args.budget, seed=args.seed, database=args.db)
+    replay = replay_command(args.target, args.json_path) if args.json_path and result.counterexample else None
+    entry = claim_entry(result, replay)
+    print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
+          f"{result.examples} example(s), min margin {result.min_margin:.4g}; {result.reason}")
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(entry, indent=2, allow_nan=False) + "\n")
+    return EXIT[result.verdict]

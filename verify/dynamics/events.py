@@ -1,0 +1,440 @@
+"""Event-driven exact gradient flow: integrate mode by mode, switch at every crossing.
+
+The driver (this module) glues the pieces: a state form (:mod:`forms`), DOP853 steps with
+dense output (:mod:`stepper`), crossing location on the dense output (:mod:`crossings`) and
+the switching rules (:mod:`switching`). It knows nothing about claims.
+
+Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
+Filippov slopes recomputed at every rhs evaluation); find the earliest x in (0, 1] of the step
+where some pair leaves its side (or a sliding slope leaves [alpha, 1]); write the requested
+samples up to there from the dense output; if there is an event, move to the event point,
+put every pair within tau_ij = 1e-12 ||x_i|| ||w_j|| of its surface exactly onto it
+(projection of w_j / u_j), settle those pairs (:func:`switching.resolve_neuron`), log the
+events, and restart there with the same step size. Pairs put on their surface are *disarmed*
+(their event function is side*e + tau) until they have left it by tau, so a crossing is never
+re-detected (no chattering); a pair that goes back by more than tau is a new event, classified
+afresh (typically sliding). With alpha = 0 a neuron whose column of S is all inactive and not
+sliding is dead: logged once (kind "dead", i = -1) and frozen (its field is exactly zero).
+
+Independent variable: t, or tau = ln(1 + t) with dz/dtau = e^tau F(z) (``log_time``; chosen
+automatically when t_end > 1e3). Tolerances: DOP853 error norm with scale atol + rtol |z|;
+Cartesian default atol = rtol * min_j ||(w_j(0), v_j(0))||; polar z = [r - r(0), U] with
+default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
+
+``Trajectory.error_estimate`` is the sum over accepted steps of the embedded local error
+estimates, in relative units (err_norm * rtol): an a-posteriori indicator, not a bound (it
+ignores error propagation); a rerun at a tighter rtol is the caller's check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time as _time
+from dataclasses import dataclass, field as dc_field
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import brentq
+
+from verify.dynamics import crossings, stepper, switching
+from verify.dynamics.field import NetworkField
+from verify.dynamics.forms import CartesianForm, PolarForm
+from verify.errors import InputError, NumericalError
+from verify.trajectory import Event, Trajectory
+
+LOG_TIME_THRESHOLD = 1e3
+SURFACE_TOL = 1e-12  # |e_ij| <= SURFACE_TOL ||x_i|| ||w_j||: on the hyperplane
+SLIDE_TOL = 1e-12  # sliding slope may overshoot [alpha, 1] by this before an exit is logged
+_NODES = 0.5 * (1.0 - np.cos(np.pi * (np.arange(8) + 0.5) / 8))  # Chebyshev nodes on [0, 1]
+_NODES = np.append(_NODES, 1.0)
+MAX_NULL_RESTARTS = 200
+LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
+
+
+@dataclass
+class _Mode:
+    """Frozen switching state: slopes S, sides, sliding rows per neuron, armed pairs, dead neurons."""
+
+    S: np.ndarray  # (n, h) slope; fractional for sliding pairs
+    side: np.ndarray  # (n, h) +1 active, -1 inactive, 0 sliding
+    armed: np.ndarray  # (n, h) bool
+    dead: np.ndarray  # (h,) bool
+    sliding: dict[int, np.ndarray] = dc_field(default_factory=dict)
+
+
+class _Engine:
+    """One integration run (mutable working state; created per call)."""
+
+    def __init__(self, form, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray, progress) -> None:
+        self.form, self.fieldobj = form, form.field
+        self.X, self.alpha = form.field.X, form.field.alpha
+        self.K = self.X @ self.X.T
+        self.xnorm = form.field.norms
+        self.log_time, self.rtol, self.atol = log_time, rtol, atol
+        self.progress = progress
+        self.z = z0.copy()
+        self.events: list[Event] = []
+        self.stats = {"steps": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0}
+        self.err_sum = 0.0
+        self.unorm_drift = 0.0
+        n, h = self.X.shape[0], form.h
+        self.mode = _Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
+
+    # time maps ------------------------------------------------------------------------------
+    def t_of(self, s: float) -> float:
+        return math.expm1(s) if self.log_time else s
+
+    def s_of(self, t: np.ndarray) -> np.ndarray:
+        return np.log1p(t) if self.log_time else np.asarray(t, float)
+
+    # vector field in the current mode -------------------------------------------------------
+    def effective_S(self, z: np.ndarray) -> np.ndarray:
+        m = self.mode
+        if not m.sliding:
+            return m.S
+        S = m.S.copy()
+        g = self.form.g(z, m.S)
+        for j, rows in m.sliding.items():
+            S[rows, j] = np.clip(switching.sliding_slopes(m.S, g, self.K, j, rows), self.alpha, 1.0) if self.alpha < 1.0 else 1.0
+        self.stats["sliding_evals"] += 1
+        return S
+
+    def rhs(self, s: float, z: np.ndarray) -> np.ndarray:
+        self.stats["rhs_evals"] += 1
+        F = self.form.rhs(z, self.effective_S(z))
+        return math.exp(s) * F if self.log_time else F
+
+    def raw_slopes(self, z: np.ndarray) -> dict[int, np.ndarray]:
+        """Unclipped sliding slopes at z, per sliding neuron."""
+        g = self.form.g(z, self.mode.S)
+        return {j: switching.sliding_slopes(self.mode.S, g, self.K, j, rows) for j, rows in self.mode.sliding.items()}
+
+    # surface handling -----------------------------------------------------------------------
+    def tau(self, z: np.ndarray) -> np.ndarray:
+        return SURFACE_TOL * self.xnorm[:, None] * self.form.neuron_scale(z)[None, :]
+
+    def settle(self, t: float, z: np.ndarray, triggers: list[tuple[int, int]]) -> None:
+        """Put near-surface pairs on their surface, classify them jointly per neuron, log events."""
+        m = self.mode
+        P = self.form.preact(z)
+        tau = self.tau(z)
+        near = (np.abs(P) <= tau) | ((m.side * P <= 0.0) & (m.side != 0))
+        near &= ~m.dead[None, :]
+        trig = np.zeros_like(near)
+        for i, j in triggers:
+            trig[i, j] = True
+        near |= trig
+        cols = set(np.nonzero(near.any(axis=0))[0].tolist()) | {j for _, j in triggers}
+        g = self.form.g(z, m.S)
+        gain = self.form.gain(z)
+        for j in sorted(cols):
+            rows = np.nonzero(near[:, j])[0]
+            if j in m.sliding:
+                rows = np.union1d(rows, m.sliding[j])
+            self.form.project(z, j, rows)
+            state, slopes = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha)
+            d0, d1, tol = switching.normal_rates(m.S, g, self.K, gain, rows, np.full(rows.size, j), self.alpha)
+            rep = switching.repelling(d0, d1, tol)
+            for k, i in enumerate(rows):
+                self._log(t, int(i), j, int(m.side[i, j]), int(state[k]), bool(trig[i, j]), bool(rep[k]))
+            m.S[rows, j] = slopes
+            m.side[rows, j] = np.where(state == switching.ACTIVE, 1, np.where(state == switching.SLIDING, 0, -1))
+            m.armed[rows, j] = False
+            slide = rows[state == switching.SLIDING]
+            if slide.size:
+                m.sliding[j] = slide
+            else:
+                m.sliding.pop(j, None)
+        self.check_dead(t)
+
+    def _log(self, t: float, i: int, j: int, prev: int, new: int, trig: bool, rep: bool) -> None:
+        kind, direction = None, 0
+        if new == switching.SLIDING:
+            kind = None if prev == 0 else "sliding"
+        elif prev == 0:
+            kind, direction = "sliding_exit", (1 if new == switching.ACTIVE else -1)
+        elif prev == -1 and new == switching.ACTIVE:
+            kind, direction = "activate", 1
+        elif prev == 1 and new == switching.INACTIVE:
+            kind, direction = "deactivate", -1
+        elif rep or trig:
+            kind = "grazing"
+        if rep:
+            self.stats["nonunique"] += 1
+        if kind is not None:
+            self.events.append(Event(float(t), i, j, kind, direction))
+
+    def check_dead(self, t: float) -> None:
+        """alpha = 0: log and freeze neurons with an all-inactive, non-sliding column of S."""
+        if self.alpha != 0.0:
+            return
+        m = self.mode
+        dead = ~m.dead & np.all(m.S == 0.0, axis=0)
+        for j in np.nonzero(dead)[0]:
+            if int(j) not in m.sliding:
+                m.dead[j] = True
+                self.events.append(Event(float(t), -1, int(j), "dead", 0))
+
+    def initial_mode(self, t0: float) -> None:
+        m = self.mode
+        P = self.form.preact(self.z)
+        m.S[:] = self.fieldobj.mode(P)
+        m.side[:] = np.where(P > 0.0, 1, -1)
+        on = np.abs(P) <= self.tau(self.z)
+        if np.any(on):
+            m.S[on] = self.alpha
+            m.side[on] = -1
+            self.settle(t0, self.z, [])
+        self.check_dead(t0)
+
+    # event search on one step ---------------------------------------------------------------
+    def find_events(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
+        m = self.mode
+        E = self.form.preact(np.vstack([z[None, :], F]))  # (8, n, h)
+        c = crossings.cheb_coefficients(E) * m.side[None]
+        tau = self.tau(z)
+        c[0] += np.where(m.armed, 0.0, tau)
+        watch = (m.side != 0) & ~m.dead[None, :]
+        cr = crossings.first_crossing(c, watch, np.where(m.armed, tau, 0.0))
+        x, pairs = cr.x, cr.pairs
+        if m.sliding:
+            xs, spairs = self.sliding_exit(z, F)
+            if xs < x:
+                x, pairs = xs, spairs
+        return x, pairs, [tc for tc in cr.touches if tc[0] < x]
+
+    def sliding_exit(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
+        """First x where a sliding slope leaves [alpha, 1] (sampled at 9 nodes, then brentq)."""
+        Z = stepper.dense_eval(z, F, _NODES)
+        lo, hi = self.alpha - SLIDE_TOL, 1.0 + SLIDE_TOL
+        for k, zk in enumerate(Z):
+            bad = {j: (c < lo) | (c > hi) for j, c in self.raw_slopes(zk).items()}
+            if not any(b.any() for b in bad.values()):
+                continue
+            j, r = next((j, int(np.argmax(b))) for j, b in bad.items() if b.any())
+            c_end = self.raw_slopes(zk)[j][r]
+            bound = hi if c_end > hi else lo
+            x0 = 0.0 if k == 0 else _NODES[k - 1]
+
+            def fn(x: float) -> float:
+                return float(self.raw_slopes(stepper.dense_eval(z, F, x))[j][r] - bound)
+
+            a, b = fn(x0), fn(_NODES[k])
+            x = _NODES[k] if a * b > 0 else brentq(fn, x0, _NODES[k], xtol=1e-15, rtol=1e-15)
+            return float(x), [(int(self.mode.sliding[j][r]), int(j))]
+        return np.inf, []
+
+    # after an accepted step -----------------------------------------------------------------
+    def post_step(self, z: np.ndarray) -> bool:
+        """Re-arm pairs that left their surface; project sliding pairs; renormalise u. True if z changed."""
+        m = self.mode
+        changed = False
+        if not m.armed.all():
+            P = self.form.preact(z)
+            m.armed |= (m.side != 0) & (m.side * P > self.tau(z))
+        for j, rows in m.sliding.items():
+            self.form.project(z, j, rows)
+            changed = True
+        if isinstance(self.form, PolarForm):
+            norms = np.linalg.norm(self.form.directions(z), axis=1)
+            self.unorm_drift = max(self.unorm_drift, float(np.max(np.abs(norms - 1.0))))
+            changed |= self.form.normalise(z)
+        return changed
+
+    # main loop ------------------------------------------------------------------------------
+    def run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
+        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N)."""
+        s_grid = self.s_of(times)
+        s, s_end = 0.0, float(s_grid[-1])
+        out = np.empty((times.size, self.z.size))
+        k = 0
+        while k < times.size and s_grid[k] <= s:
+            out[k] = self.z
+            k += 1
+        self.initial_mode(self.t_of(s))
+        z = self.z
+        f = self.rhs(s, z)
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol)
+        h = min(h, max_step)
+        rejected, null_restarts = False, 0
+        while s < s_end:
+            last = h >= s_end - s
+            h = s_end - s if last else h
+            res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol)
+            if not np.isfinite(res.err) or res.err >= 1.0:
+                h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected)
+                rejected = True
+                self.stats["rejected"] += 1
+                if h < 1e-15 * max(1.0, abs(s)):
+                    raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g}")
+                continue
+            F = stepper.dense_matrix(self.rhs, s, z, f, res, h)
+            x_ev, pairs, touches = self.find_events(z, F)
+            x_cut = min(x_ev, 1.0)
+            s_cut = s_end if (last and x_ev > 1.0) else s + x_cut * h
+            ks = k
+            while k < times.size and s_grid[k] <= s_cut:
+                k += 1
+            if k > ks:
+                out[ks:k] = stepper.dense_eval(z, F, np.clip((s_grid[ks:k] - s) / h, 0.0, 1.0))
+            for xt, i, j in touches:
+                self.events.append(Event(self.t_of(s + xt * h), i, j, "grazing", 0))
+                self.stats["touches"] += 1
+            self.stats["steps"] += 1
+            self.err_sum += res.err * self.rtol
+            h_next = min(stepper.next_size(h, res.err, rejected), max_step)
+            rejected = False
+            if x_ev <= 1.0:
+                z = stepper.dense_eval(z, F, x_ev)
+                s = s + x_ev * h
+                null_restarts = null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(s)) else 0
+                if null_restarts > MAX_NULL_RESTARTS:
+                    raise NumericalError(f"no progress past an event at t = {self.t_of(s):.6g} (chattering)")
+                self.settle(self.t_of(s), z, pairs)
+                self.stats["n_restarts"] += 1
+                f = self.rhs(s, z)
+            else:
+                z = res.z_new
+                s = s_end if last else s + h
+                f = self.rhs(s, z) if self.post_step(z) else res.f_new
+            h = h_next
+            if self.progress is not None:
+                self.progress(self.t_of(s))
+        while k < times.size:
+            out[k] = z
+            k += 1
+        self.z = z
+        self.stats["n_events"] = len(self.events)
+        return out
+
+
+def _single_thread_blas() -> contextlib.AbstractContextManager:
+    """All matrices here are tiny: BLAS threads only add overhead (2-3x measured)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")
+
+
+def _check_times(times: np.ndarray) -> np.ndarray:
+    t = np.asarray(times, dtype=float).reshape(-1)
+    if t.size == 0 or not np.all(np.isfinite(t)) or t[0] < 0.0 or np.any(np.diff(t) <= 0.0):
+        raise InputError("times must be a non-empty, finite, strictly increasing array of values >= 0")
+    return t
+
+
+def _pick_log_time(log_time: bool | None, t_end: float) -> bool:
+    return t_end > LOG_TIME_THRESHOLD if log_time is None else bool(log_time)
+
+
+def _loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
+    """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
+    logs = np.array([field.loss.log_total(field.y, f) for f in outputs])
+    per = np.array([field.loss.log_value(field.y, f) for f in outputs])
+    return {"log_loss": logs.tolist(), "loss_underflow_float64": bool(np.any(per < LOG_FLOAT_UNDERFLOW))}
+
+
+def solve_cartesian(
+    field: NetworkField,
+    W0: np.ndarray,
+    v0: np.ndarray,
+    times: np.ndarray,
+    *,
+    rtol: float = 1e-10,
+    atol: float | None = None,
+    log_time: bool | None = None,
+    progress: Callable[[float], None] | None = None,
+    first_step: float | None = None,
+    max_step: float = np.inf,
+) -> Trajectory:
+    """Exact (event-driven) gradient flow of (W, v) from (W0, v0), sampled at ``times``.
+
+    ``balancedness_drift`` = max over samples and j of |c_j(t) - c_j(0)| / max(v_j^2, ||w_j||^2),
+    c_j = v_j^2 - ||w_j||^2 (conserved exactly by GF for any init).
+    """
+    W0 = np.asarray(W0, dtype=float)
+    v0 = np.asarray(v0, dtype=float).reshape(-1)
+    if W0.ndim != 2 or W0.shape[1] != field.X.shape[1] or v0.shape != (W0.shape[0],):
+        raise InputError(f"W0 must be (h, {field.X.shape[1]}) and v0 (h,), got {W0.shape} and {v0.shape}")
+    t = _check_times(times)
+    lt = _pick_log_time(log_time, float(t[-1]))
+    form = CartesianForm(field, W0.shape[0], W0.shape[1])
+    z0 = form.pack(W0, v0)
+    if atol is None:
+        sizes = np.sqrt(np.sum(W0 * W0, axis=1) + v0 * v0)
+        atol = rtol * float(np.min(sizes[sizes > 0])) if np.any(sizes > 0) else rtol
+    eng = _Engine(form, z0, lt, rtol, np.full(z0.size, float(atol)), progress)
+    start = _time.perf_counter()
+    with _single_thread_blas():
+        Z = eng.run(t, first_step, max_step)
+    W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
+    v = Z[:, form.h * form.d :]
+    c0 = v0**2 - np.sum(W0**2, axis=1)
+    ww = np.sum(W**2, axis=2)
+    c = v**2 - ww
+    drift = float(np.max(np.abs(c - c0) / np.maximum(np.maximum(v**2, ww), np.finfo(float).tiny)))
+    outputs = np.array([field.outputs(W[k], v[k]) for k in range(t.size)])
+    stats = dict(eng.stats, wall_s=_time.perf_counter() - start, log_time=lt, **_loss_stats(field, outputs))
+    params = {"rtol": rtol, "atol": float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
+    return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", balancedness_drift=drift, error_estimate=eng.err_sum, stats=stats, params=params)
+
+
+def solve_polar(
+    field: NetworkField,
+    r0: np.ndarray,
+    U0: np.ndarray,
+    s: np.ndarray,
+    times: np.ndarray,
+    *,
+    rtol: float = 1e-10,
+    atol: float | None = None,
+    log_time: bool | None = None,
+    progress: Callable[[float], None] | None = None,
+    first_step: float | None = None,
+    max_step: float = np.inf,
+) -> Trajectory:
+    """Exact gradient flow in polar form (balanced init, v trained): r_j = ln||w_j||, unit u_j, signs s.
+
+    W = exp(r) U and v = s exp(r) in the result may underflow to 0 (r < -745); r, U are exact.
+    ``balancedness_drift`` is 0 by construction; ``stats["u_norm_drift"]`` is the largest
+    | ||u_j|| - 1 | seen before renormalisation.
+    """
+    if not field.train_v:
+        raise InputError("the polar form needs the second layer trained (train_v=True)")
+    r0 = np.asarray(r0, dtype=float).reshape(-1)
+    U0 = np.asarray(U0, dtype=float)
+    sg = np.asarray(s, dtype=float).reshape(-1)
+    if U0.ndim != 2 or U0.shape != (r0.size, field.X.shape[1]) or sg.shape != r0.shape or not np.all(np.isin(sg, (-1.0, 1.0))):
+        raise InputError(f"need r0 (h,), U0 (h, {field.X.shape[1]}), s (h,) in {{-1, +1}}")
+    if not np.all(np.isfinite(r0)) or not np.all(np.isfinite(U0)):
+        raise InputError("r0 and U0 must be finite")
+    U0 = U0 / np.linalg.norm(U0, axis=1)[:, None]
+    t = _check_times(times)
+    lt = _pick_log_time(log_time, float(t[-1]))
+    form = PolarForm(field, sg, r0, U0.shape[1])
+    z0 = form.pack(r0, U0)
+    atol = rtol if atol is None else float(atol)
+    eng = _Engine(form, z0, lt, rtol, np.full(z0.size, atol), progress)
+    start = _time.perf_counter()
+    with _single_thread_blas():
+        Z = eng.run(t, first_step, max_step)
+    r = Z[:, : form.h] + r0
+    U = Z[:, form.h :].reshape(t.size, form.h, form.d)
+    U = U / np.linalg.norm(U, axis=2)[:, :, None]
+    with np.errstate(under="ignore"):
+        W = np.exp(r)[:, :, None] * U
+        v = sg[None, :] * np.exp(r)
+        outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
+    stats = dict(
+        eng.stats,
+        wall_s=_time.perf_counter() - start,
+        log_time=lt,
+        u_norm_drift=eng.unorm_drift,
+        weights_underflow_float64=bool(np.any(r < LOG_FLOAT_UNDERFLOW)),
+        outputs_underflow_float64=bool(np.any(2.0 * r < LOG_FLOAT_UNDERFLOW)),
+        **_loss_stats(field, outputs),
+    )
+    params = {"rtol": rtol, "atol": atol, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": float(t[-1]), "log_time": lt}
+    return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", r=r, U=U, balancedness_drift=0.0, error_estimate=eng.err_sum, stats=stats, params=params)

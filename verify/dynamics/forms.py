@@ -1,0 +1,121 @@
+"""State forms for the event engine: flat packing, preactivations, rhs in a mode, projections.
+
+Two forms share one interface (the solver only sees flat vectors z):
+
+- Cartesian, z = [W.ravel(), v]: e_ij(z) = <x_i, w_j>, rhs = (W', v') of seed 004 eq. (12),
+  neuron gain gamma_j = v_j (w_j' = gamma_j G_j).
+- Polar, z = [r - r_ref, U.ravel()] (r_j = ln ||w_j||, offset by r_ref = r(0) so that the
+  tolerance on r is absolute, whatever eps): e_ij(z) = <x_i, u_j>, rhs = (r', U') of sheet
+  1.11, gamma_j = s_j (the normal rate <x_i, u_j'> = s_j <x_i, G_j> on e_ij = 0).
+
+Both e_ij are linear in z, so the dense output of a step maps linearly onto them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verify.dynamics.field import NetworkField
+
+
+class CartesianForm:
+    """(W, v) packed as z = [W.ravel(), v]."""
+
+    name = "cartesian"
+
+    def __init__(self, field: NetworkField, h: int, d: int) -> None:
+        self.field, self.h, self.d = field, h, d
+        self.size = h * d + h
+
+    def pack(self, W: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.concatenate([np.asarray(W, float).ravel(), np.asarray(v, float).ravel()])
+
+    def weights(self, z: np.ndarray) -> np.ndarray:
+        """W (h, d) (a view)."""
+        return z[: self.h * self.d].reshape(self.h, self.d)
+
+    def unpack(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.weights(z), z[self.h * self.d :]
+
+    def preact(self, z: np.ndarray) -> np.ndarray:
+        """e = X W^T (n, h); z may be a stack (m, N) -> (m, n, h)."""
+        W = z[..., : self.h * self.d].reshape(z.shape[:-1] + (self.h, self.d))
+        return np.matmul(self.field.X, np.swapaxes(W, -1, -2))
+
+    def g(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        W, v = self.unpack(z)
+        return self.field.loss.g(self.field.y, self.field.outputs(W, v, S))
+
+    def gain(self, z: np.ndarray) -> np.ndarray:
+        return self.unpack(z)[1]
+
+    def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        Wdot, vdot = self.field.cartesian(*self.unpack(z), S)
+        return np.concatenate([Wdot.ravel(), vdot])
+
+    def neuron_scale(self, z: np.ndarray) -> np.ndarray:
+        """||w_j|| (for tolerances on e_ij)."""
+        return np.linalg.norm(self.weights(z), axis=1)
+
+    def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
+        """In place: w_j <- w_j minus its component in span{x_i : i in rows} (onto e_ij = 0)."""
+        W = self.weights(z)
+        Xa = self.field.X[rows]
+        W[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ W[j], rcond=None)[0]
+
+    def normalise(self, z: np.ndarray) -> bool:
+        return False
+
+
+class PolarForm:
+    """(r, U) of a balanced network with signs s, packed as z = [r - r_ref, U.ravel()]."""
+
+    name = "polar"
+
+    def __init__(self, field: NetworkField, s: np.ndarray, r_ref: np.ndarray, d: int) -> None:
+        self.field, self.s, self.r_ref = field, np.asarray(s, float), np.asarray(r_ref, float)
+        self.h, self.d = self.s.size, d
+        self.size = self.h + self.h * d
+
+    def pack(self, r: np.ndarray, U: np.ndarray) -> np.ndarray:
+        return np.concatenate([np.asarray(r, float) - self.r_ref, np.asarray(U, float).ravel()])
+
+    def directions(self, z: np.ndarray) -> np.ndarray:
+        """U (h, d) (a view)."""
+        return z[self.h :].reshape(self.h, self.d)
+
+    def unpack(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return z[: self.h] + self.r_ref, self.directions(z)
+
+    def preact(self, z: np.ndarray) -> np.ndarray:
+        U = z[..., self.h :].reshape(z.shape[:-1] + (self.h, self.d))
+        return np.matmul(self.field.X, np.swapaxes(U, -1, -2))
+
+    def g(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        r, U = self.unpack(z)
+        return self.field.loss.g(self.field.y, self.field.polar_outputs(r, U, self.s, S))
+
+    def gain(self, z: np.ndarray) -> np.ndarray:
+        return self.s
+
+    def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        rdot, Udot = self.field.polar(*self.unpack(z), self.s, S)
+        return np.concatenate([rdot, Udot.ravel()])
+
+    def neuron_scale(self, z: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(self.directions(z), axis=1)
+
+    def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
+        U = self.directions(z)
+        Xa = self.field.X[rows]
+        U[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ U[j], rcond=None)[0]
+        U[j] /= np.linalg.norm(U[j])
+
+    def normalise(self, z: np.ndarray, tol: float = 1e-13) -> bool:
+        """In place u_j <- u_j / ||u_j|| when some | ||u_j|| - 1 | > tol; True if z changed."""
+        U = self.directions(z)
+        norms = np.linalg.norm(U, axis=1)
+        if np.max(np.abs(norms - 1.0)) <= tol:
+            return False
+        U /= norms[:, None]
+        return True

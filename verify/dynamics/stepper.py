@@ -1,0 +1,139 @@
+"""Dormand-Prince 8(5,3) steps with the 7th-order dense output, as a set of pure functions.
+
+Same tableau and error norm as :class:`scipy.integrate.DOP853` (coefficients imported from
+scipy), hand-driven because the event engine needs what the class keeps private:
+
+- restart from any state (event point, projected state) while keeping the step size;
+- refresh the FSAL derivative after a projection (sliding surface, ``||u|| = 1``);
+- the dense-output matrix ``F`` itself, to map it linearly onto all n*h preactivations.
+
+One step from (s, z) with slope f and size h gives z_new and the embedded error norm
+    err = |h| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),   e_k = K^T E_k / scale,
+    scale = atol + rtol max(|z|, |z_new|);   accepted iff err < 1,
+and the dense interpolant on x = (s' - s)/h in [0, 1] (degree 7 in x)
+    z(x) = z + x (F0 + (1-x)(F1 + x (F2 + (1-x)(F3 + x (F4 + (1-x)(F5 + x F6)))))).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy.integrate._ivp import dop853_coefficients as _dop
+
+N_STAGES = _dop.N_STAGES
+_A = _dop.A[:N_STAGES, :N_STAGES]
+_B = _dop.B
+_C = _dop.C[:N_STAGES]
+_E3 = _dop.E3
+_E5 = _dop.E5
+_D = _dop.D
+_A_EXTRA = _dop.A[N_STAGES + 1 :]
+_C_EXTRA = _dop.C[N_STAGES + 1 :]
+ORDER = 7  # error exponent -1/(ORDER + 1), as in scipy
+SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
+
+Rhs = Callable[[float, np.ndarray], np.ndarray]
+
+
+@dataclass
+class StepResult:
+    """One attempted step: new state and slope, stage matrix, scaled error norm."""
+
+    z_new: np.ndarray
+    f_new: np.ndarray
+    K: np.ndarray  # (16, N) stages; rows 13..15 filled by dense_matrix
+    err: float
+
+
+def rms(a: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(a * a))) if a.size else 0.0
+
+
+def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: float, atol: np.ndarray) -> float:
+    """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span``."""
+    scale = atol + np.abs(z0) * rtol
+    d0, d1 = rms(z0 / scale), rms(f0 / scale)
+    h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
+    h0 = min(h0, span)
+    f1 = fun(s0 + h0, z0 + h0 * f0)
+    d2 = rms((f1 - f0) / scale) / h0
+    if d1 <= 1e-15 and d2 <= 1e-15:
+        h1 = max(1e-6, h0 * 1e-3)
+    else:
+        h1 = (0.01 / max(d1, d2)) ** (1.0 / (ORDER + 1))
+    return float(min(100.0 * h0, h1, span))
+
+
+def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float, atol: np.ndarray) -> StepResult:
+    """One DOP853 step of size h (12 stages, FSAL slope included: 12 new rhs evaluations)."""
+    K = np.empty((_dop.N_STAGES_EXTENDED, z.size))
+    K[0] = f
+    for i in range(1, N_STAGES):
+        K[i] = fun(s + _C[i] * h, z + h * (_A[i, :i] @ K[:i]))
+    z_new = z + h * (_B @ K[:N_STAGES])
+    f_new = fun(s + h, z_new)
+    K[N_STAGES] = f_new
+    scale = atol + np.maximum(np.abs(z), np.abs(z_new)) * rtol
+    err5 = (_E5 @ K[: N_STAGES + 1]) / scale
+    err3 = (_E3 @ K[: N_STAGES + 1]) / scale
+    e5, e3 = float(err5 @ err5), float(err3 @ err3)
+    err = 0.0 if e5 == 0.0 and e3 == 0.0 else abs(h) * e5 / np.sqrt((e5 + 0.01 * e3) * z.size)
+    return StepResult(z_new, f_new, K, float(err))
+
+
+def next_size(h: float, err: float, rejected_before: bool) -> float:
+    """Standard controller: h * clip(0.9 err^(-1/8)), never growing right after a rejection."""
+    if err == 0.0:
+        factor = MAX_FACTOR
+    elif err < 1.0:
+        factor = min(MAX_FACTOR, SAFETY * err ** (-1.0 / (ORDER + 1)))
+    else:
+        factor = max(MIN_FACTOR, SAFETY * err ** (-1.0 / (ORDER + 1)))
+    if rejected_before and err < 1.0:
+        factor = min(1.0, factor)
+    return h * factor
+
+
+def dense_matrix(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, res: StepResult, h: float) -> np.ndarray:
+    """The (7, N) matrix F of the dense interpolant (3 more rhs evaluations)."""
+    K = res.K
+    for k, (a, c) in enumerate(zip(_A_EXTRA, _C_EXTRA), start=N_STAGES + 1):
+        K[k] = fun(s + c * h, z + h * (a[:k] @ K[:k]))
+    dz = res.z_new - z
+    F = np.empty((7, z.size))
+    F[0] = dz
+    F[1] = h * f - dz
+    F[2] = 2.0 * dz - h * (res.f_new + f)
+    F[3:] = h * (_D @ K)
+    return F
+
+
+def dense_eval(z: np.ndarray, F: np.ndarray, x: np.ndarray | float) -> np.ndarray:
+    """Evaluate the interpolant at x in [0, 1] (scalar -> (N,), array (m,) -> (m, N))."""
+    x = np.asarray(x, dtype=float)
+    xs = x[:, None] if x.ndim else x
+    y = np.zeros((x.size, z.size)) if x.ndim else np.zeros_like(z)
+    for i, Fi in enumerate(F[::-1]):
+        y = y + Fi
+        y = y * (xs if i % 2 == 0 else 1.0 - xs)
+    return y + z
+
+
+def _monomial_matrix() -> np.ndarray:
+    """M (8, 8): monomial coefficients in x of the interpolant from (z, F0..F6)."""
+    P = np.polynomial.polynomial
+    M = np.zeros((8, 8))
+    M[0, 0] = 1.0
+    for m in range(7):
+        poly = np.array([0.0])
+        for i in range(6, -1, -1):
+            if i == m:
+                poly = P.polyadd(poly, [1.0])
+            poly = P.polymul(poly, [0.0, 1.0] if (6 - i) % 2 == 0 else [1.0, -1.0])
+        M[: poly.size, m + 1] = poly
+    return M
+
+
+MONOMIAL = _monomial_matrix()

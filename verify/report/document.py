@@ -1,0 +1,172 @@
+"""``report.json`` (DESIGN.md section 6 schema) and the plain Markdown summary beside it.
+
+Top level: ``report_version``, ``tool`` (name, version, git commit), ``settings`` (profile,
+seed, budget, precision, tolerances), ``environment`` (Python and library versions),
+``summary`` (counts per verdict, unexpected outcomes), ``claims`` (one entry per claim: id,
+source, statement, assumptions, expected, verdict, examples, min_margin, time_s, reason,
+and for REFUTED the ``counterexample`` with X, y, W0, v0, params and ``replay``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable
+
+from verify.search import SearchResult
+from verify.verdicts import Verdict
+
+REPORT_VERSION = "1.0"
+
+
+def _finite_or_text(value: float) -> float | str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+def git_commit() -> str | None:
+    """The checkout's HEAD commit (None outside a git checkout)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def environment() -> dict[str, Any]:
+    """Python, platform and library versions, and the float environment."""
+    import hypothesis
+    import mpmath
+    import numpy
+    import scipy
+    import sympy
+
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "mpmath": mpmath.__version__,
+        "mpmath_backend": mpmath.libmp.BACKEND,
+        "sympy": sympy.__version__,
+        "hypothesis": hypothesis.__version__,
+        "float": {"epsilon": sys.float_info.epsilon, "min": sys.float_info.min, "max": sys.float_info.max},
+    }
+
+
+def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, Any]:
+    """One claim's report entry."""
+    entry = result.claim.to_dict()
+    entry.update(
+        {
+            "verdict": str(result.verdict),
+            "as_expected": result.as_expected,
+            "examples": result.examples,
+            "vacuous": result.vacuous,
+            "numerical_failures": result.numerical_failures,
+            "min_margin": _finite_or_text(result.min_margin),
+            "min_margin_error": _finite_or_text(result.min_margin_error),
+            "time_s": round(result.time_s, 4),
+            "example_time_s": _timing(result.example_times),
+            "reason": result.reason,
+        }
+    )
+    if result.certificate is not None:
+        entry["certificate"] = result.certificate
+    if result.counterexample is not None:
+        cx = dict(result.counterexample)
+        if replay:
+            cx["replay"] = replay
+        entry["counterexample"] = cx
+    return entry
+
+
+def _timing(times: list[float]) -> dict[str, float] | None:
+    if not times:
+        return None
+    ordered = sorted(times)
+    return {"min": round(ordered[0], 4), "median": round(ordered[len(ordered) // 2], 4), "max": round(ordered[-1], 4)}
+
+
+def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+    """The whole report document."""
+    from verify import __version__
+
+    claims = list(entries)
+    counts = Counter(e["verdict"] for e in claims)
+    unexpected = [e["id"] for e in claims if not e["as_expected"]]
+    return {
+        "report_version": REPORT_VERSION,
+        "tool": {"name": "relu-verify", "version": __version__, "git_commit": git_commit()},
+        "settings": settings,
+        "environment": environment(),
+        "summary": {
+            "claims": len(claims),
+            "counts": {v.value: counts.get(v.value, 0) for v in Verdict},
+            "refuted_as_expected": sum(1 for e in claims if e["verdict"] == "REFUTED" and e["as_expected"]),
+            "unexpected": unexpected,
+        },
+        "claims": claims,
+    }
+
+
+def summary_line(report: dict[str, Any]) -> str:
+    """e.g. '32 claims: 9 PROVED, 17 HOLDS, 6 REFUTED (6 as expected), 0 UNKNOWN, 0 FAILED; 0 unexpected'."""
+    s = report["summary"]
+    c = s["counts"]
+    return (
+        f"{s['claims']} claims: {c['PROVED']} PROVED, {c['HOLDS']} HOLDS, {c['REFUTED']} REFUTED "
+        f"({s['refuted_as_expected']} as expected), {c['UNKNOWN']} UNKNOWN, {c['FAILED']} FAILED; "
+        f"{len(s['unexpected'])} unexpected"
+    )
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """A plain Markdown summary (the full renderer is a separate module)."""
+    lines = [
+        "# relu-verify report",
+        "",
+        f"Tool {report['tool']['version']} (commit {report['tool']['git_commit'] or 'unknown'}); "
+        f"profile {report['settings'].get('profile')}, seed {report['settings'].get('seed')}.",
+        "",
+        f"**{summary_line(report)}**",
+        "",
+        "| id | source | expected | verdict | examples | min margin | time (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in report["claims"]:
+        flag = "" if e["as_expected"] else " (unexpected)"
+        margin = e["min_margin"]
+        margin_text = f"{margin:.3g}" if isinstance(margin, float) else str(margin)
+        lines.append(f"| {e['id']} | {e['source']} | {e['expected']} | {e['verdict']}{flag} | {e['examples']} | {margin_text} | {e['time_s']:.2f} |")
+    refuted = [e for e in report["claims"] if "counterexample" in e]
+    if refuted:
+        lines += ["", "## Counterexamples", ""]
+        for e in refuted:
+            cx = e["counterexample"]
+            lines.append(f"- **{e['id']}**: margin {cx.get('margin')} (confirmed {cx.get('confirmed_margin')}); "
+                         f"replay: `{cx.get('replay', '')}`")
+    reasons = [e for e in report["claims"] if e["verdict"] in ("UNKNOWN", "FAILED")]
+    if reasons:
+        lines += ["", "## Undecided", ""]
+        lines += [f"- **{e['id']}** ({e['verdict']}): {e['reason']}" for e in reasons]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(report: dict[str, Any], directory: str | Path) -> dict[str, Path]:
+    """Write report.json and report.md into ``directory``."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out / "report.json", "md": out / "report.md"}
+    paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    paths["md"].write_text(markdown(report))
+    return paths

@@ -1,0 +1,238 @@
+"""Scenarios: (dataset, initialisation, loss, alpha) and the Hypothesis strategies that build them.
+
+A strategy draws a few *structured* parameters (class sizes, dimension, mu, width, decade of
+eps, seeds) and builds valid data from them with the deterministic generators of
+:mod:`verify.data.generators`; nothing is rejection-filtered from random floats. Shrinking
+therefore moves toward few points, few neurons, low dimension, seed 0 and round numbers.
+
+``scenario(...)`` is the contract of DESIGN.md section 6::
+
+    scenario(data="orthogonally_separable" | "linearly_separable" | "symmetric" | "any",
+             init="balanced" | "unbalanced" | "dominated", n=(lo, hi), d=(lo, hi),
+             h=(lo, hi), eps=(lo, hi), loss="exp" | "logistic" | "logistic2" | "square",
+             alpha=0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from verify.data import generators as gen
+from verify.data.dataset import Dataset
+from verify.errors import InputError
+from verify.model.activation import check_alpha
+from verify.model.init import Initialization, balanced_init, dominated_init, unbalanced_init
+from verify.model.losses import get_loss
+
+DATA_KINDS = ("orthogonally_separable", "linearly_separable", "symmetric", "any")
+INIT_KINDS = ("balanced", "unbalanced", "dominated")
+SEEDS = st.integers(min_value=0, max_value=2**16 - 1)
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    """One concrete problem: data, initialisation, loss, leaky slope; ``params`` says how it was built."""
+
+    dataset: Dataset
+    init: Initialization
+    loss: str = "exp"
+    alpha: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        get_loss(self.loss)
+        check_alpha(self.alpha)
+        if self.init.d != self.dataset.d:
+            raise InputError(f"init dimension {self.init.d} does not match data dimension {self.dataset.d}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready description: X, y, the eps-free W0, v0, log_eps, and the structured params."""
+        return {
+            "X": self.dataset.X.tolist(),
+            "y": self.dataset.y.tolist(),
+            "W0": self.init.W0.tolist(),
+            "v0": self.init.v0.tolist(),
+            "log_eps": self.init.log_eps,
+            "init_kind": self.init.kind,
+            "loss": self.loss,
+            "alpha": self.alpha,
+            "params": dict(self.params),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Scenario":
+        """Inverse of :meth:`to_dict` (used to replay counterexamples)."""
+        try:
+            ds = Dataset(np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float), name="replay")
+            init = Initialization(
+                np.asarray(data["W0"], dtype=float),
+                np.asarray(data["v0"], dtype=float),
+                float(data["log_eps"]),
+                str(data.get("init_kind", "given")),
+            )
+            return cls(ds, init, str(data.get("loss", "exp")), float(data.get("alpha", 0.0)), dict(data.get("params", {})))
+        except KeyError as exc:
+            raise InputError(f"scenario description lacks the key {exc}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"malformed scenario description: {exc}") from None
+
+
+def _range(name: str, value: tuple[float, float] | float, lo_bound: float) -> tuple[float, float]:
+    lo, hi = (value, value) if isinstance(value, (int, float)) else value
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi or lo < lo_bound:
+        raise InputError(f"{name} range must satisfy {lo_bound} <= lo <= hi, got {value!r}")
+    return lo, hi
+
+
+def _int_range(name: str, value: tuple[int, int] | int, lo_bound: int) -> st.SearchStrategy[int]:
+    lo, hi = _range(name, value, lo_bound)
+    return st.integers(min_value=int(lo), max_value=int(hi))
+
+
+def log_eps_strategy(eps: tuple[float, float] | float) -> st.SearchStrategy[float]:
+    """ln(eps) for eps log-uniform over the whole decades in [lo, hi] (any eps when the range is narrower)."""
+    lo, hi = _range("eps", eps, 0.0)
+    if lo <= 0.0:
+        raise InputError(f"eps must be positive, got {eps!r}")
+    a, b = math.log10(lo), math.log10(hi)
+    if math.floor(b) - math.ceil(a) >= 1:
+        decades = st.integers(min_value=math.ceil(a), max_value=math.floor(b))
+        return decades.map(lambda k: k * math.log(10.0))
+    return st.floats(min_value=a, max_value=b).map(lambda e: e * math.log(10.0))
+
+
+@st.composite
+def datasets(draw: st.DrawFn, data: str = "orthogonally_separable", n: tuple[int, int] = (2, 8), d: tuple[int, int] = (2, 4),
+             mu: tuple[float, float] = (0.05, 0.95)) -> tuple[Dataset, dict[str, Any]]:
+    """A dataset of the named family and the structured parameters that built it."""
+    n_lo, n_hi = (int(v) for v in _range("n", n, 1))
+    dim = draw(_int_range("d", d, 1))
+    seed = draw(SEEDS)
+    if data == "orthogonally_separable":
+        n_pos = draw(st.integers(min_value=1, max_value=max(1, n_hi - 1)))
+        n_neg = draw(st.integers(min_value=max(1, n_lo - n_pos), max_value=max(1, n_hi - n_pos)))
+        mu_lo, mu_hi = _range("mu", mu, 0.0)
+        k = draw(st.integers(min_value=max(1, math.ceil(mu_lo * 100)), max_value=min(100, math.floor(mu_hi * 100))))
+        value = 1.0 if dim == 1 else k / 100.0
+        spread = draw(st.sampled_from([1.0, 2.0, 4.0]))
+        params = {"n_pos": n_pos, "n_neg": n_neg, "d": dim, "mu": value, "seed": seed, "norm_range": (1.0, spread)}
+        return gen.orthogonally_separable(**params), {"data": data, **params}
+    if data == "linearly_separable":
+        count = draw(st.integers(min_value=max(2, n_lo), max_value=max(2, n_hi)))
+        margin = draw(st.integers(min_value=5, max_value=50)) / 100.0
+        params = {"n": count, "d": dim, "margin": margin, "seed": seed}
+        return gen.linear_teacher(**params), {"data": data, **params}
+    if data == "symmetric":
+        half = draw(st.integers(min_value=max(1, n_lo // 2), max_value=max(1, n_hi // 2)))
+        margin = draw(st.integers(min_value=5, max_value=50)) / 100.0
+        params = {"n_half": half, "d": dim, "margin": margin, "seed": seed}
+        return gen.symmetric_separable(**params), {"data": data, **params}
+    if data == "any":
+        count = draw(st.integers(min_value=n_lo, max_value=n_hi))
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((count, dim))
+        y = np.where(rng.random(count) < 0.5, -1.0, 1.0)
+        return Dataset(X, y, name=f"gaussian(n={count}, d={dim}, seed={seed})"), {"data": data, "n": count, "d": dim, "seed": seed}
+    raise InputError(f"unknown data family {data!r}; choose one of {', '.join(DATA_KINDS)}")
+
+
+def make_init(kind: str, h: int, d: int, log_eps: float, seed: int) -> Initialization:
+    """The initialisation family by name, at scale exp(log_eps)."""
+    if kind == "balanced":
+        return balanced_init(h, d, log_eps=log_eps, seed=seed)
+    if kind == "unbalanced":
+        return unbalanced_init(h, d, log_eps=log_eps, seed=seed)
+    if kind == "dominated":
+        return dominated_init(h, d, log_eps=log_eps, seed=seed)
+    raise InputError(f"unknown init family {kind!r}; choose one of {', '.join(INIT_KINDS)}")
+
+
+EPS_MODES = ("required", "required_printed", "eps1", "eps1_printed")
+"""String values of ``scenario(eps=...)``: eps chosen from the drawn data and base init (004 eq. (28)).
+
+- ``"required"``: ln eps = the audit's ``log_eps_required`` = ln min(eps1 (c = 8), eps2), min reading of
+  zeta (errata R8, R9): the theorem scale;
+- ``"required_printed"``: the printed reading (zeta = max{zeta1, zeta2}, c = 4);
+- ``"eps1"`` / ``"eps1_printed"``: only the first term of (28), eps1 with c = 8 / c = 4 (min reading of
+  zeta), capped by Lemma 3's eps_L3; the scale at which eq. (29) follows from Lemma 3 alone.
+"""
+
+
+def required_log_eps(ds: Dataset, init: Initialization, mode: str = "required") -> tuple[float | None, str]:
+    """ln eps for an ``EPS_MODES`` mode, from the audit of (data, eps-free base init); (None, reason) if undefined."""
+    from verify.audit import audit  # local: audit imports the model layer, not this module
+
+    if mode not in EPS_MODES:
+        raise InputError(f"unknown eps mode {mode!r}; choose one of {', '.join(EPS_MODES)} or give a range")
+    report = audit(ds, init.W0, init.v0, log_eps=0.0)
+    if mode == "required":
+        value = report.log_eps_required
+    elif mode == "required_printed":
+        value = report.log_eps_required_printed
+    else:
+        key = "log_eps1_c8" if mode == "eps1" else "log_eps1_c4"
+        raw = report.readings.get("min", {}).get(key)
+        value = None if raw is None or report.log_eps_L3 is None else min(raw, report.log_eps_L3)
+    if value is None or not math.isfinite(value):
+        why = report.na.get("eps_required") or report.readings.get("min", {}).get("undefined") or "undefined"
+        return None, f"eps mode {mode!r} undefined: {why}"
+    return float(value), f"eps mode {mode!r}"
+
+
+EPS_FALLBACK_LOG = -50.0  # ln eps used when an eps mode is undefined for the drawn case (recorded in params)
+
+
+def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tuple[int, int] = (2, 8),
+             d: tuple[int, int] = (2, 4), h: tuple[int, int] = (2, 6), eps: tuple[float, float] | str = (1e-6, 1e-2),
+             loss: str = "exp", alpha: float = 0.0, mu: tuple[float, float] = (0.05, 0.95),
+             eps_offset: float = 0.0) -> st.SearchStrategy[Scenario]:
+    """Strategy of :class:`Scenario` (the DESIGN.md contract); arguments are validated eagerly.
+
+    ``eps`` is a range (log-uniform decades) or one of :data:`EPS_MODES` (e.g. ``"required"``: ln eps
+    is the audit's ln eps_required for the drawn data and base init, minus ``eps_offset`` >= 0). When
+    the mode is undefined for a drawn case (mu <= 0, zeta2 = 0, ...), ln eps = ``EPS_FALLBACK_LOG`` and
+    ``params["eps_mode_undefined"]`` says why (claims should treat such examples as vacuous).
+    """
+    if data not in DATA_KINDS:
+        raise InputError(f"unknown data family {data!r}; choose one of {', '.join(DATA_KINDS)}")
+    if init not in INIT_KINDS:
+        raise InputError(f"unknown init family {init!r}; choose one of {', '.join(INIT_KINDS)}")
+    get_loss(loss)
+    alpha = check_alpha(alpha)
+    widths = _int_range("h", h, 1)
+    eps_mode = eps if isinstance(eps, str) else None
+    if eps_mode is not None and eps_mode not in EPS_MODES:
+        raise InputError(f"unknown eps mode {eps_mode!r}; choose one of {', '.join(EPS_MODES)} or give a range")
+    if not (math.isfinite(eps_offset) and eps_offset >= 0.0):
+        raise InputError(f"eps_offset must be a finite number >= 0, got {eps_offset!r}")
+    log_eps = st.just(0.0) if eps_mode is not None else log_eps_strategy(eps)  # type: ignore[arg-type]
+    _range("n", n, 1)
+    _range("d", d, 1)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Scenario:
+        ds, data_params = draw(datasets(data, n, d, mu))
+        width = draw(widths)
+        le = draw(log_eps)
+        init_seed = draw(SEEDS)
+        params = {**data_params, "init": init, "h": width, "log_eps": le, "init_seed": init_seed, "loss": loss, "alpha": alpha}
+        built = make_init(init, width, ds.d, le, init_seed)
+        if eps_mode is not None:
+            value, why = required_log_eps(ds, built, eps_mode)
+            params["eps_mode"] = eps_mode
+            if value is None:
+                value = EPS_FALLBACK_LOG
+                params["eps_mode_undefined"] = why
+            le = value - eps_offset
+            params["log_eps"] = le
+            built = Initialization(built.W0, built.v0, le, built.kind)
+        return Scenario(ds, built, loss, alpha, params)
+
+    return build()

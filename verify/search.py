@@ -1,0 +1,268 @@
+"""Counterexample search: Hypothesis drives scenarios toward violations, then confirms them.
+
+For each generated scenario the claim is evaluated (audit -> simulate -> check). A margin
+below ``-error`` is only a *candidate*; it becomes a violation after a confirmation rerun at
+a 1000x tighter tolerance still violates beyond its error estimate. Hypothesis then shrinks
+the confirmed violation (every shrink step is confirmed again), so a REFUTED verdict always
+carries a small, confirmed, replayable counterexample. Runs whose hypotheses fail are
+*vacuous* and never count as evidence; runs that fail numerically make the verdict UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, given, reject, seed as hypothesis_seed, settings, target
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from verify.claims.model import Claim, Margin, as_margin
+from verify.claims.run import Run, execute
+from verify.errors import InputError, NumericalError
+from verify.scenarios import Scenario
+from verify.verdicts import Verdict
+
+CONFIRM_RTOL_FACTOR = 1e-3
+
+
+@dataclass
+class Evaluation:
+    """The outcome of one scenario: a margin, or why there is none."""
+
+    status: str  # "ok" | "vacuous" | "numerical"
+    margin: Margin | None = None
+    reason: str = ""
+    run: Run | None = None
+
+
+@dataclass
+class SearchResult:
+    """Verdict and evidence of one claim's search."""
+
+    claim: Claim
+    verdict: Verdict
+    examples: int = 0  # valid (non-vacuous, numerically successful) examples
+    vacuous: int = 0
+    numerical_failures: int = 0
+    min_margin: float = math.inf
+    min_margin_error: float = 0.0
+    counterexample: dict[str, Any] | None = None
+    reason: str = ""
+    time_s: float = 0.0
+    example_times: list[float] = field(default_factory=list)
+    certificate: Any = None  # PROVED results: the symbolic/interval certificate
+
+    @property
+    def as_expected(self) -> bool:
+        return self.verdict == self.claim.expected or (self.claim.expected == Verdict.HOLDS and self.verdict == Verdict.PROVED)
+
+
+class _Violation(Exception):
+    """Raised inside the Hypothesis test for a confirmed violation."""
+
+
+class _EngineFailure(Exception):
+    """Raised inside the Hypothesis test when the engine itself errors."""
+
+
+def _precondition(claim: Claim, run: Run) -> str | None:
+    if claim.precondition is None:
+        return None
+    verdict = claim.precondition(run)
+    if verdict is True:
+        return None
+    return verdict if isinstance(verdict, str) and verdict else "precondition false"
+
+
+def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None) -> Evaluation:
+    """Audit, simulate and check one scenario; NumericalError gives status "numerical".
+
+    A drawn value that is not a :class:`Scenario` (a scalar, a state) goes to the check as is.
+    """
+    if not isinstance(scenario, Scenario):
+        try:
+            margin = as_margin(claim.check(scenario))
+        except NumericalError as exc:
+            return Evaluation("numerical", reason=str(exc))
+        if margin.vacuous:
+            return Evaluation("vacuous", margin=margin, reason=margin.note or "check reported vacuous")
+        return Evaluation("ok", margin=margin)
+    try:
+        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples, backend=claim.backend,
+                      form=claim.form)
+        why = _precondition(claim, run)
+        if why is not None:
+            return Evaluation("vacuous", reason=why, run=run)
+        if claim.horizon is not None and run.trajectory is None:
+            return Evaluation("vacuous", reason="horizon undefined for this scenario", run=run)
+        margin = as_margin(claim.check(run))
+    except NumericalError as exc:
+        return Evaluation("numerical", reason=str(exc))
+    except InputError as exc:
+        return Evaluation("vacuous", reason=f"scenario outside the claim's domain: {exc}")
+    if margin.vacuous:
+        return Evaluation("vacuous", margin=margin, reason=margin.note or "check reported vacuous", run=run)
+    return Evaluation("ok", margin=margin, run=run)
+
+
+def confirm(claim: Claim, scenario: Scenario) -> Evaluation:
+    """Rerun at a 1000x tighter tolerance; the violation must persist beyond the new error estimate."""
+    return evaluate(claim, scenario, rtol=max(claim.rtol * CONFIRM_RTOL_FACTOR, 1e-14))
+
+
+def _violates(ev: Evaluation) -> bool:
+    return ev.status == "ok" and ev.margin is not None and ev.margin.value < -ev.margin.error
+
+
+def counterexample_record(claim: Claim, scenario: Any, first: Evaluation, second: Evaluation) -> dict[str, Any]:
+    """The JSON record of a confirmed counterexample (DESIGN.md section 6)."""
+    run = second.run or first.run
+    if not isinstance(scenario, Scenario):
+        return {"X": [], "y": [], "W0": [], "v0": [], "value": _jsonable(scenario), "params": {"t_end": 0.0, "horizon": None},
+                "margin": first.margin.value if first.margin else None,
+                "confirmed_margin": second.margin.value if second.margin else None,
+                "note": (second.margin.note if second.margin else "")}
+    record = scenario.to_dict()
+    params = dict(record["params"])
+    params.update({"loss": scenario.loss, "alpha": scenario.alpha, "log_eps": scenario.init.log_eps})
+    if run is not None and run.horizon is not None and math.isfinite(run.horizon):
+        params["t_end"] = run.horizon
+    else:
+        params["t_end"] = 0.0
+    params["horizon"] = claim.horizon if isinstance(claim.horizon, (int, float, str)) else "computed"
+    record["params"] = params
+    record["margin"] = first.margin.value if first.margin else None
+    record["margin_error"] = first.margin.error if first.margin else None
+    record["confirmed_margin"] = second.margin.value if second.margin else None
+    record["confirmed_margin_error"] = second.margin.error if second.margin else None
+    record["confirm_rtol"] = max(claim.rtol * CONFIRM_RTOL_FACTOR, 1e-14)
+    record["note"] = (second.margin.note if second.margin else "") or (first.margin.note if first.margin else "")
+    return record
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (int, float, str, bool)) or value is None:
+        return value
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return repr(value)
+
+
+def _database(path: str | Path | None) -> ExampleDatabase | None:
+    return None if path is None else DirectoryBasedExampleDatabase(str(path))
+
+
+def search(
+    claim: Claim,
+    *,
+    budget: int = 30,
+    seed: int = 0,
+    database: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchResult:
+    """Search for a confirmed counterexample of ``claim`` over ``budget`` generated scenarios."""
+    start = time.perf_counter()
+    result = SearchResult(claim, Verdict.UNKNOWN)
+    if claim.runner is not None:
+        return _run_direct(claim, result, start)
+    if claim.over is None:
+        raise InputError(f"claim {claim.id} has neither a scenario strategy nor a direct runner")
+    found: dict[str, Any] = {}
+    calls = [0]
+    reasons: list[str] = []
+
+    def probe(sc: Scenario) -> None:
+        calls[0] += 1
+        if progress is not None:
+            progress(calls[0], budget)
+        t0 = time.perf_counter()
+        try:
+            ev = evaluate(claim, sc)
+        except Exception as exc:  # the engine or the check errored: FAILED, not a verdict on the claim
+            found["failure"] = f"{type(exc).__name__}: {exc}"
+            raise _EngineFailure from exc
+        result.example_times.append(time.perf_counter() - t0)
+        if ev.status == "vacuous":
+            result.vacuous += 1
+            if len(reasons) < 3 and ev.reason not in reasons:
+                reasons.append(ev.reason)
+            reject()
+        if ev.status == "numerical":
+            result.numerical_failures += 1
+            found.setdefault("numerical", ev.reason)
+            reject()
+        assert ev.margin is not None
+        result.examples += 1
+        if ev.margin.value < result.min_margin:
+            result.min_margin, result.min_margin_error = ev.margin.value, ev.margin.error
+        target(-ev.margin.value, label="violation")
+        if _violates(ev):
+            second = confirm(claim, sc)
+            if _violates(second):
+                found["counterexample"] = counterexample_record(claim, sc, ev, second)
+                raise _Violation()
+
+    runner = given(claim.over)(probe)
+    runner._hypothesis_internal_database_key = f"relu-verify:{claim.id}".encode()  # type: ignore[attr-defined]
+    runner = settings(
+        max_examples=budget,
+        deadline=None,
+        database=_database(database),
+        derandomize=False,
+        report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )(runner)
+    runner = hypothesis_seed(seed)(runner)
+    try:
+        runner()
+    except _Violation:
+        pass
+    except _EngineFailure:
+        result.verdict = Verdict.FAILED
+        result.reason = found.get("failure", "engine error")
+    except Exception as exc:  # Hypothesis itself gave up (e.g. everything rejected)
+        if "counterexample" not in found:
+            result.reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    result.time_s = time.perf_counter() - start
+    if result.verdict == Verdict.FAILED:
+        return result
+    if "counterexample" in found:
+        result.verdict = Verdict.REFUTED
+        result.counterexample = found["counterexample"]
+        result.reason = "confirmed violation, shrunk by Hypothesis, rechecked at tighter tolerance"
+    elif result.numerical_failures:
+        result.verdict = Verdict.UNKNOWN
+        result.reason = f"{result.numerical_failures} run(s) failed numerically (first: {found.get('numerical')})"
+    elif result.examples < claim.min_examples:
+        result.verdict = Verdict.UNKNOWN
+        result.reason = "assumptions never met within budget" + (f" ({'; '.join(reasons)})" if reasons else "")
+    else:
+        result.verdict = Verdict.HOLDS
+        result.reason = f"no violation beyond the error estimate in {result.examples} valid example(s)"
+    return result
+
+
+def _run_direct(claim: Claim, result: SearchResult, start: float) -> SearchResult:
+    """Claims with their own decision procedure (symbolic): map its outcome onto a SearchResult."""
+    try:
+        outcome = claim.runner(claim)  # type: ignore[misc]
+    except Exception as exc:
+        result.verdict, result.reason = Verdict.FAILED, f"{type(exc).__name__}: {exc}"
+    else:
+        result.verdict = outcome.verdict
+        result.reason = getattr(outcome, "reason", "")
+        result.examples = getattr(outcome, "examples", 1)
+        result.counterexample = getattr(outcome, "counterexample", None)
+        result.min_margin = getattr(outcome, "min_margin", math.nan)
+        result.certificate = getattr(outcome, "certificate", None)
+    result.time_s = time.perf_counter() - start
+    return result

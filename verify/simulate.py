@@ -1,0 +1,427 @@
+"""``verify.simulate``: one entry point in front of the gradient-flow and GD backends.
+
+Backends:
+
+- ``"events"``: float64 exact event-driven gradient flow (Caratheodory solution with
+  sigma'(0) = alpha, Filippov sliding recorded and continued), in Cartesian ``(W, v)`` or
+  polar ``(r, U, s)`` form (:mod:`verify.dynamics.events`);
+- ``"gd"``: discrete (stochastic when ``batch_size`` is set) gradient descent with step ``lr``
+  (:mod:`verify.dynamics.gd`); Cartesian only;
+- ``"limit"``: the closed-form eps -> 0 alignment dynamics (claims sheet 004 section 1.11);
+  balanced init only, second layer trained; always polar;
+- ``"mp"``: mpmath reference backend, not implemented in this version (InputError).
+
+Scale conventions. By default ``W0`` (h, d) and ``v0`` (h,) are the initial weights *already
+scaled by eps*. For eps too small for float64 pass ``log_eps = ln(eps)``: ``W0``, ``v0`` are
+then the eps-free base with ``W(0) = exp(log_eps) W0`` and ``v(0) = exp(log_eps) v0``, which
+must be balanced (|v0_j| = ||W0_j|| to 1e-12 relative) unless the Cartesian form is asked for
+explicitly and ``exp(log_eps) W0`` is representable.
+
+Form selection (``form=None``), following claims sheet 004 section 3.2: ``"polar"`` when
+``log_eps`` is given, or when the init is balanced with nonzero rows and its scale
+``max_j ||w_j(0)||`` is below 1e-150 (where f ~ eps^2 underflows float64); ``"cartesian"``
+otherwise. Backend "gd" is always Cartesian and "limit" always polar. The polar form needs a
+balanced init with nonzero rows and ``train_v=True``.
+
+Choices made here: ``dataset`` may be a :class:`verify.Dataset` or a tuple ``(X, y)``;
+options that do not apply to the chosen backend (``lr`` or ``batch_size`` without "gd",
+``dps`` without "mp") raise :class:`verify.InputError` rather than being ignored; ``times``
+must be strictly increasing in ``[0, t_end]`` and ``t_end`` is appended when missing.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from verify.data.dataset import Dataset
+from verify.dynamics.field import NetworkField
+from verify.errors import InputError
+from verify.model.activation import check_alpha
+from verify.model.losses import Loss, get_loss
+from verify.trajectory import Trajectory
+
+BACKENDS = ("events", "gd", "limit", "mp")
+FORMS = ("cartesian", "polar")
+BALANCE_RTOL = 1e-12
+POLAR_SCALE = 1e-150  # auto-polar below this init scale (sheet 004 section 3.2)
+LOG_CARTESIAN_MIN = math.log(1e-300)  # smallest log-scale a Cartesian float64 state may start at
+AUTO_PROGRESS_DELAY_S = 2.0
+
+
+def simulate(
+    dataset: Dataset | tuple[Any, Any],
+    W0: Any,
+    v0: Any,
+    t_end: float,
+    *,
+    loss: str | Loss = "exp",
+    backend: str = "events",
+    times: Any = None,
+    rtol: float = 1e-10,
+    dps: int | None = None,
+    alpha: float = 0.0,
+    lr: float | None = None,
+    log_eps: float | None = None,
+    form: str | None = None,
+    train_v: bool = True,
+    batch_size: int | None = None,
+    seed: int = 0,
+    log_time: Any = None,
+    progress: bool | None = False,
+) -> Trajectory:
+    """Simulate training of f(x) = sum_j v_j sigma(<w_j, x>) from (W0, v0) up to ``t_end``.
+
+    Returns a :class:`Trajectory` sampled at ``times`` (plus ``t_end``; ``[t_end]`` when
+    ``times`` is None). ``progress``: True shows a rich progress bar on stderr, None shows
+    one only when stderr is a terminal and the run lasts more than a couple of seconds,
+    False never. ``log_time`` is passed to the event-driven backend unchanged. All input
+    problems raise :class:`verify.InputError`. See the module docstring for the scale and
+    form conventions.
+    """
+    ds = _as_dataset(dataset)
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend == "mp":
+        raise InputError(
+            "backend 'mp' (mpmath) is not implemented in this version of relu-verify; "
+            "use backend 'events' (with log_eps for tiny eps) or 'limit'"
+        )
+    if form is not None and form not in FORMS:
+        raise InputError(f"unknown form {form!r}; choose one of {', '.join(FORMS)} (or None for automatic)")
+    loss_obj = get_loss(loss)
+    alpha = check_alpha(alpha)
+    t_end = _check_t_end(t_end)
+    grid = _time_grid(times, t_end)
+    rtol = _check_rtol(rtol)
+    W, v = _check_weights(W0, v0, ds.d)
+    lr = _check_backend_options(backend, lr, batch_size, dps, ds.n)
+    if log_eps is not None:
+        log_eps = _check_log_eps(log_eps)
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise InputError(f"seed must be an integer, got {seed!r}")
+
+    chosen = _choose_form(backend, form, W, v, log_eps, bool(train_v))
+    field = NetworkField.from_dataset(ds, loss_obj, alpha, bool(train_v))
+    reporter = _Progress(t_end, progress)
+    callback = reporter if reporter.enabled else None
+    start = time.perf_counter()
+    try:
+        traj = _dispatch(backend, chosen, field, W, v, log_eps, grid, rtol, lr, batch_size, int(seed), log_time, callback)
+        reporter.finish()
+    finally:
+        reporter.close()
+    wall = time.perf_counter() - start
+
+    if chosen == "polar" and log_eps is not None and traj.log_eps is None:
+        traj.log_eps = float(log_eps)
+    traj.stats.setdefault("wall_time_s", wall)
+    traj.params.update(
+        {
+            "loss": loss_obj.name,
+            "alpha": alpha,
+            "backend": backend,
+            "form": chosen,
+            "rtol": rtol,
+            "lr": lr,
+            "log_eps": None if log_eps is None else float(log_eps),
+            "t_end": t_end,
+            "seed": int(seed),
+            "train_v": bool(train_v),
+            "batch_size": batch_size,
+            "dps": dps,
+        }
+    )
+    return traj
+
+
+# validation ---------------------------------------------------------------------------------
+
+
+def _as_dataset(dataset: Any) -> Dataset:
+    if isinstance(dataset, Dataset):
+        return dataset
+    if isinstance(dataset, tuple) and len(dataset) == 2:
+        return Dataset(dataset[0], dataset[1])
+    raise InputError(f"dataset must be a verify.Dataset or a tuple (X, y), got {type(dataset).__name__}")
+
+
+def _real_array(value: Any, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} is not an array: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise InputError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+    return arr.astype(float)
+
+
+def _check_weights(W0: Any, v0: Any, d: int) -> tuple[np.ndarray, np.ndarray]:
+    W = _real_array(W0, "W0")
+    v = _real_array(v0, "v0")
+    if W.ndim != 2:
+        raise InputError(f"W0 must be a 2-D array (h, d), got shape {W.shape}")
+    h = W.shape[0]
+    if h == 0:
+        raise InputError("W0 has no rows (h = 0)")
+    if W.shape[1] != d:
+        raise InputError(f"W0 has {W.shape[1]} columns but the data have dimension d = {d}")
+    if v.shape != (h,):
+        raise InputError(f"v0 must have shape ({h},) to match W0 {W.shape}, got {v.shape}")
+    if not np.all(np.isfinite(W)):
+        raise InputError("W0 contains non-finite values")
+    if not np.all(np.isfinite(v)):
+        raise InputError("v0 contains non-finite values")
+    return W, v
+
+
+def _check_t_end(t_end: Any) -> float:
+    try:
+        value = float(t_end)
+    except (TypeError, ValueError):
+        raise InputError(f"t_end must be a number, got {t_end!r}") from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise InputError(f"t_end must be a positive finite number, got {t_end!r}")
+    return value
+
+
+def _time_grid(times: Any, t_end: float) -> np.ndarray:
+    """Strictly increasing sample times in [0, t_end], ending at t_end."""
+    if times is None:
+        return np.array([t_end])
+    grid = _real_array(times, "times")
+    if grid.ndim == 0:
+        grid = grid.reshape(1)
+    if grid.ndim != 1:
+        raise InputError(f"times must be a 1-D list of numbers, got shape {grid.shape}")
+    if grid.size == 0:
+        return np.array([t_end])
+    if not np.all(np.isfinite(grid)):
+        raise InputError("times contains non-finite values")
+    if grid[0] < 0.0:
+        raise InputError(f"times must be >= 0, got {grid[0]!r}")
+    if np.any(np.diff(grid) <= 0.0):
+        k = int(np.flatnonzero(np.diff(grid) <= 0.0)[0])
+        raise InputError(f"times must be strictly increasing (entry {k + 1} = {grid[k + 1]!r} after {grid[k]!r})")
+    if grid[-1] > t_end:
+        raise InputError(f"times must not exceed t_end = {t_end!r}, got {grid[-1]!r}")
+    if grid[-1] < t_end:
+        grid = np.append(grid, t_end)
+    return grid
+
+
+def _check_rtol(rtol: Any) -> float:
+    try:
+        value = float(rtol)
+    except (TypeError, ValueError):
+        raise InputError(f"rtol must be a number, got {rtol!r}") from None
+    if not (0.0 < value < 1.0):
+        raise InputError(f"rtol must lie in (0, 1), got {rtol!r}")
+    return value
+
+
+def _check_log_eps(log_eps: Any) -> float:
+    try:
+        value = float(log_eps)
+    except (TypeError, ValueError):
+        raise InputError(f"log_eps must be a number, got {log_eps!r}") from None
+    if not math.isfinite(value):
+        raise InputError(f"log_eps must be finite, got {log_eps!r}")
+    return value
+
+
+def _check_backend_options(backend: str, lr: Any, batch_size: Any, dps: Any, n: int) -> float | None:
+    """Validate lr / batch_size (gd only) and dps (mp only); return lr as a float or None."""
+    if dps is not None:
+        raise InputError(f"dps applies to backend 'mp' only (got backend {backend!r})")
+    if backend != "gd":
+        if lr is not None:
+            raise InputError(f"lr applies to backend 'gd' only (got backend {backend!r})")
+        if batch_size is not None:
+            raise InputError(f"batch_size applies to backend 'gd' only (got backend {backend!r})")
+        return None
+    if lr is None:
+        raise InputError("backend 'gd' needs a step size lr > 0")
+    try:
+        step = float(lr)
+    except (TypeError, ValueError):
+        raise InputError(f"lr must be a number, got {lr!r}") from None
+    if not math.isfinite(step) or step <= 0.0:
+        raise InputError(f"lr must be a positive finite number, got {lr!r}")
+    if batch_size is not None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or not 1 <= batch_size <= n:
+            raise InputError(f"batch_size must be an integer in [1, n = {n}], got {batch_size!r}")
+    return step
+
+
+# scales and forms ---------------------------------------------------------------------------
+
+
+def row_log_norms(W: np.ndarray) -> np.ndarray:
+    """ln ||W_j|| per row without underflow (-inf for zero rows)."""
+    m = np.max(np.abs(W), axis=1)
+    safe = np.where(m > 0.0, m, 1.0)
+    with np.errstate(divide="ignore"):
+        return np.where(m > 0.0, np.log(safe) + np.log(np.linalg.norm(W / safe[:, None], axis=1)), -np.inf)
+
+
+def is_balanced(W: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool:
+    """|v_j| = ||W_j|| for all j to ``rtol`` relative (computed without underflow)."""
+    lw = row_log_norms(W)
+    with np.errstate(divide="ignore"):
+        lv = np.log(np.abs(v))
+    both_zero = np.isneginf(lw) & np.isneginf(lv)
+    finite = np.isfinite(lw) & np.isfinite(lv)
+    if not np.all(both_zero | finite):
+        return False
+    return bool(np.all(np.abs(lw[finite] - lv[finite]) <= rtol))
+
+
+def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool) -> str:
+    balanced = is_balanced(W, v)
+    log_norms = row_log_norms(W)
+    nonzero = bool(np.all(np.isfinite(log_norms)))
+    if backend == "limit":
+        if form == "cartesian":
+            raise InputError("backend 'limit' is the polar eps -> 0 dynamics; form 'cartesian' does not apply")
+        chosen = "polar"
+    elif backend == "gd":
+        if form == "polar":
+            raise InputError("backend 'gd' runs in Cartesian form only; form 'polar' does not apply")
+        chosen = "cartesian"
+    elif form is not None:
+        chosen = form
+    elif log_eps is not None:
+        chosen = "polar"
+    else:
+        scale = float(np.max(np.abs(v), initial=0.0))
+        scale = max(scale, float(np.exp(np.max(log_norms))))
+        chosen = "polar" if balanced and nonzero and train_v and scale < POLAR_SCALE else "cartesian"
+
+    if chosen == "polar":
+        if not balanced:
+            where = "the eps-free base (W0, v0)" if log_eps is not None else "(W0, v0)"
+            raise InputError(f"the polar form needs a balanced init (|v0_j| = ||W0_j|| to 1e-12 relative); {where} is not balanced")
+        if not nonzero:
+            j = int(np.flatnonzero(~np.isfinite(log_norms))[0])
+            raise InputError(f"the polar form needs nonzero rows W0_j; row {j} is zero (drop it: seed 004 Remark 2)")
+        if not train_v:
+            raise InputError("the polar form is valid only with the second layer trained (train_v=True)")
+    elif log_eps is not None:
+        finite = log_norms[np.isfinite(log_norms)]
+        smallest = log_eps + (float(finite.min()) if finite.size else 0.0)
+        if smallest < LOG_CARTESIAN_MIN:
+            raise InputError(
+                f"eps = exp({log_eps:.6g}) is too small for the Cartesian float64 form (weights below 1e-300); "
+                "use the polar form (balanced init, backend 'events' or 'limit')"
+            )
+    return chosen
+
+
+def _polar_state(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(r0, U0, s) with r0_j = ln ||w_j(0)|| (plus log_eps), U0_j = W_j / ||W_j||, s_j = sign(v_j)."""
+    log_norms = row_log_norms(W)
+    m = np.max(np.abs(W), axis=1)
+    scaled = W / m[:, None]
+    U0 = scaled / np.linalg.norm(scaled, axis=1)[:, None]
+    r0 = log_norms + (0.0 if log_eps is None else log_eps)
+    return r0, U0, np.sign(v)
+
+
+def _dispatch(
+    backend: str,
+    form: str,
+    field: NetworkField,
+    W: np.ndarray,
+    v: np.ndarray,
+    log_eps: float | None,
+    grid: np.ndarray,
+    rtol: float,
+    lr: float | None,
+    batch_size: int | None,
+    seed: int,
+    log_time: Any,
+    progress: Callable[..., None] | None,
+) -> Trajectory:
+    if form == "cartesian" and log_eps is not None:
+        scale = math.exp(log_eps)
+        W, v = scale * W, scale * v
+    if backend == "gd":
+        from verify.dynamics.gd import solve_gd
+
+        return solve_gd(field, W, v, grid, lr=lr, batch_size=batch_size, seed=seed, progress=progress)
+    r0, U0, s = _polar_state(W, v, log_eps) if form == "polar" else (None, None, None)
+    if backend == "limit":
+        from verify.dynamics.limit import solve_limit
+
+        return solve_limit(field, U0, s, grid, r0=r0)
+    from verify.dynamics.events import solve_cartesian, solve_polar
+
+    options: dict[str, Any] = {"rtol": rtol, "progress": progress}
+    if log_time is not None:
+        options["log_time"] = log_time
+    if form == "polar":
+        return solve_polar(field, r0, U0, s, grid, **options)
+    return solve_cartesian(field, W, v, grid, **options)
+
+
+# progress -----------------------------------------------------------------------------------
+
+
+class _Progress:
+    """Callable progress(t) for the backends: a rich bar on stderr, started lazily and throttled."""
+
+    def __init__(self, t_end: float, mode: bool | None) -> None:
+        self.t_end = t_end
+        self.forced = mode is True
+        self.enabled = self.forced or (mode is None and _stderr_is_tty())
+        self.created = time.monotonic()
+        self.last = 0.0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, t: float, *_: Any) -> None:
+        """Report time ``t`` (extra arguments, such as t_end, are ignored)."""
+        now = time.monotonic()
+        if self._bar is None:
+            if not self.forced and now - self.created < AUTO_PROGRESS_DELAY_S:
+                return
+            self._start()
+        if now - self.last >= 0.1:
+            self.last = now
+            self._bar.update(self._task, completed=min(float(t), self.t_end))
+
+    def _start(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(
+            TextColumn("simulate t"),
+            BarColumn(),
+            TextColumn("{task.completed:.4g} / {task.total:.4g}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=not self.forced,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task("simulate", total=self.t_end)
+
+    def finish(self) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.t_end)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _stderr_is_tty() -> bool:
+    try:
+        return bool(sys.stderr.isatty())
+    except (AttributeError, ValueError):
+        return False
