@@ -123,7 +123,9 @@ def counterexample_record(claim: Claim, scenario: Any, first: Evaluation, second
     if not isinstance(scenario, Scenario):
         return {"X": [], "y": [], "W0": [], "v0": [], "value": _jsonable(scenario), "params": {"t_end": 0.0, "horizon": None},
                 "margin": first.margin.value if first.margin else None,
+                "margin_error": first.margin.error if first.margin else None,
                 "confirmed_margin": second.margin.value if second.margin else None,
+                "confirmed_margin_error": second.margin.error if second.margin else None,
                 "note": (second.margin.note if second.margin else "")}
     record = scenario.to_dict()
     params = dict(record["params"])
