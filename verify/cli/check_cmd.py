@@ -25,8 +25,8 @@ def run(args: argparse.Namespace) -> int:
 
     from verify.claims import catalogue, get_claim
     from verify.cli.search_cmd import replay_command
-    from verify.report.document import build_report, claim_entry, summary_line, write_report
-    from verify.report.html import write_html
+    from verify.report.document import build_report, claim_entry, summary_line
+    from verify.report.render import render_all
     from verify.search import search
 
     claims = [get_claim(c) for c in args.claims] if args.claims else catalogue()
@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
     report = build_report(entries, settings)
-    paths = write_report(report, args.report)
-    write_html(report, paths["json"].parent / "index.html")
+    paths = render_all(report, args.report)
     print(summary_line(report))
     print(f"report: {paths['json']}")
     return 0 if not report["summary"]["unexpected"] else 1

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from verify.errors import InputError, VerifyError
 
-SUBCOMMANDS = ("audit", "simulate", "list", "check", "search")
+SUBCOMMANDS = ("audit", "simulate", "list", "check", "search", "report")
 EXIT_INPUT = 2
 EXIT_FAILED = 4
 

@@ -4,7 +4,9 @@ Top level: ``report_version``, ``tool`` (name, version, git commit), ``settings`
 seed, budget, precision, tolerances), ``environment`` (Python and library versions),
 ``summary`` (counts per verdict, unexpected outcomes), ``claims`` (one entry per claim: id,
 source, statement, assumptions, expected, verdict, examples, min_margin, time_s, reason,
-and for REFUTED the ``counterexample`` with X, y, W0, v0, params and ``replay``).
+``definition_hash`` (SHA-256 of the claim's definition and check code, used to mark results
+obsolete when a stored report is re-rendered), and for REFUTED the ``counterexample`` with X, y,
+W0, v0, params and ``replay``). The JSON Schema is :data:`verify.report.schema.SCHEMA`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, Iterable
 from verify.search import SearchResult
 from verify.verdicts import Verdict
 
-REPORT_VERSION = "1.0"
+REPORT_VERSION = "1.1"  # 1.1: claim entries carry definition_hash (see verify/report/obsolete.py)
 
 
 def _finite_or_text(value: float) -> float | str | None:
@@ -65,7 +67,10 @@ def environment() -> dict[str, Any]:
 
 def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, Any]:
     """One claim's report entry."""
+    from verify.report.obsolete import definition_hash
+
     entry = result.claim.to_dict()
+    entry["definition_hash"] = definition_hash(result.claim)
     entry.update(
         {
             "verdict": str(result.verdict),
@@ -120,53 +125,30 @@ def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any]) ->
 
 
 def summary_line(report: dict[str, Any]) -> str:
-    """e.g. '32 claims: 9 PROVED, 17 HOLDS, 6 REFUTED (6 as expected), 0 UNKNOWN, 0 FAILED; 0 unexpected'."""
+    """e.g. '32 claims: 9 PROVED, 17 HOLDS, 6 REFUTED (6 as expected), 0 UNKNOWN, 0 FAILED; 0 unexpected'.
+
+    A re-rendered report with obsolete entries (``summary["obsolete"]`` > 0) adds '; N obsolete'.
+    """
     s = report["summary"]
     c = s["counts"]
     return (
         f"{s['claims']} claims: {c['PROVED']} PROVED, {c['HOLDS']} HOLDS, {c['REFUTED']} REFUTED "
         f"({s['refuted_as_expected']} as expected), {c['UNKNOWN']} UNKNOWN, {c['FAILED']} FAILED; "
         f"{len(s['unexpected'])} unexpected"
+        + (f"; {s['obsolete']} obsolete" if s.get("obsolete") else "")
     )
 
 
-def markdown(report: dict[str, Any]) -> str:
-    """A plain Markdown summary (the full renderer is a separate module)."""
-    lines = [
-        "# relu-verify report",
-        "",
-        f"Tool {report['tool']['version']} (commit {report['tool']['git_commit'] or 'unknown'}); "
-        f"profile {report['settings'].get('profile')}, seed {report['settings'].get('seed')}.",
-        "",
-        f"**{summary_line(report)}**",
-        "",
-        "| id | source | expected | verdict | examples | min margin | time (s) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for e in report["claims"]:
-        flag = "" if e["as_expected"] else " (unexpected)"
-        margin = e["min_margin"]
-        margin_text = f"{margin:.3g}" if isinstance(margin, float) else str(margin)
-        lines.append(f"| {e['id']} | {e['source']} | {e['expected']} | {e['verdict']}{flag} | {e['examples']} | {margin_text} | {e['time_s']:.2f} |")
-    refuted = [e for e in report["claims"] if "counterexample" in e]
-    if refuted:
-        lines += ["", "## Counterexamples", ""]
-        for e in refuted:
-            cx = e["counterexample"]
-            lines.append(f"- **{e['id']}**: margin {cx.get('margin')} (confirmed {cx.get('confirmed_margin')}); "
-                         f"replay: `{cx.get('replay', '')}`")
-    reasons = [e for e in report["claims"] if e["verdict"] in ("UNKNOWN", "FAILED")]
-    if reasons:
-        lines += ["", "## Undecided", ""]
-        lines += [f"- **{e['id']}** ({e['verdict']}): {e['reason']}" for e in reasons]
-    return "\n".join(lines) + "\n"
-
-
 def write_report(report: dict[str, Any], directory: str | Path) -> dict[str, Path]:
-    """Write report.json and report.md into ``directory``."""
+    """Write report.json and report.md (the full Markdown rendering, without figure files) into ``directory``.
+
+    :func:`verify.report.render.render_all` writes these and index.html, graph.svg and the plots.
+    """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "report.json", "md": out / "report.md"}
     paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
-    paths["md"].write_text(markdown(report))
+    from verify.report.render_md import render as full_markdown
+
+    paths["md"].write_text(full_markdown(report))
     return paths

@@ -1,0 +1,189 @@
+"""What the report renderings show, computed once from ``report.json`` (shared by Markdown and HTML).
+
+Pure functions of the report dict (no simulation, no plotting): number formatting, per-claim
+rows, the trusted base (backends, precisions, tolerances, the sigma'(0) convention, hypotheses
+taken on trust), and the paper errata the run found.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+ERRATUM = re.compile(r"\berratum\s*(\d+)|\bR8\b|\bR9\b", re.IGNORECASE)
+
+# Claims sheet 004 section 7, one line each (the text the errata section quotes).
+ERRATA_004 = {
+    1: "zeta := max{zeta1, zeta2} (App. C.2, after (26)) must be min (R8).",
+    2: "Eq. (28), first term: denominator 4 sqrt(h) n X_max^2 W_max^2 is too weak for (29); 8 is needed (R9).",
+    3: "t1 = 16 ln n/(...) is 0 for n = 1; the dead-path bound 4 H_n <= 16 ln n fails at n = 1 (P9).",
+    4: "The main-text logistic log(1 + exp(-y yhat)) violates Lemma 2; the appendix uses 2 log(1 + exp(-y yhat)) (P8).",
+    5: "The main-text rate O(log n/sqrt(mu)) hides min{zeta, xi}; xi = mu^2 is essentially tight.",
+    6: "Path condition 2 read literally (either k+ up or k- down) admits paths with T(P) > T(P_max) (R12).",
+    7: "Lemma 11 with n_a under the root (sqrt(mu n_a)) makes the path sums O(sqrt n) and breaks the log n claim (R6).",
+    8: "t2 = O((1/n) log(1/eps)) needs balanced classes (P11).",
+    9: "Typos: Lemma 12 third bullet (S-), D.2/D.3 'positive data in I-', stable-rank '= 2', Lemma 8 proof x+ = -x-.",
+    10: "Eq. (46) writes grad_{w_j} L for the negative gradient (R21).",
+    11: "(7)/(8) and monotone patterns hold for all t and any eps via (46) (stronger than the paper's statement).",
+    12: "Lemmas 13 and 14 hold per neuron (stronger than the stated sums).",
+}
+
+
+def fmt(value: Any, digits: int = 3) -> str:
+    """Compact number text: floats with ``digits`` significant digits; None as a dash."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        return f"{value:.{digits}g}"
+    return str(value)
+
+
+def seed_of(source: str) -> str:
+    """The seed file number a source cites ('004 Lemma 2' -> '004'; sheet-only sources -> '004')."""
+    m = re.match(r"^\s*(\d{3})\b", source or "")
+    return m.group(1) if m else ("004" if (source or "").startswith("sheet") else "-")
+
+
+def timing(entry: dict[str, Any]) -> str:
+    t = entry.get("example_time_s")
+    if not t:
+        return "-"
+    return f"{t['min']:.3g} / {t['median']:.3g} / {t['max']:.3g}"
+
+
+def margin_text(entry: dict[str, Any]) -> str:
+    m = entry.get("min_margin")
+    err = entry.get("min_margin_error")
+    if m is None or m == "nan" or (isinstance(m, float) and m != m):
+        return "-"
+    text = fmt(m)
+    if isinstance(err, float) and err > 0 and isinstance(m, float):
+        text += f" (err {fmt(err, 2)})"
+    return text
+
+
+def verdict_text(entry: dict[str, Any]) -> str:
+    text = entry["verdict"]
+    if entry["verdict"] != entry["expected"]:
+        text += f" (expected {entry['expected']})"
+    if not entry.get("as_expected", True):
+        text += " UNEXPECTED"
+    return text
+
+
+def planted(entry: dict[str, Any]) -> bool:
+    return entry.get("expected") == "REFUTED" or "planted" in (entry.get("tags") or [])
+
+
+def header_facts(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) pairs for the report header."""
+    tool, st, env = report.get("tool", {}), report.get("settings", {}), report.get("environment", {})
+    flt = env.get("float") or {}
+    facts = [
+        ("tool", f"{tool.get('name', 'relu-verify')} {tool.get('version')}"),
+        ("git commit", str(tool.get("git_commit") or "unknown")),
+        ("report version", str(report.get("report_version"))),
+        ("profile", str(st.get("profile"))),
+        ("seed", str(st.get("seed"))),
+        ("budget override", fmt(st.get("budget_override"))),
+        ("precision", str(st.get("precision", "-"))),
+        ("tolerances", ", ".join(f"{k} = {fmt(v)}" for k, v in (st.get("tolerances") or {}).items()) or "-"),
+        ("sigma'(0)", fmt(st.get("sigma_prime_at_zero"))),
+        ("wall time", f"{fmt(st.get('wall_time_s'))} s"),
+    ]
+    libs = [f"{k} {v}" for k, v in env.items() if k not in ("float", "platform") and isinstance(v, str)]
+    facts.append(("libraries", ", ".join(libs)))
+    facts.append(("platform", str(env.get("platform", "-"))))
+    if flt:
+        facts.append(("float environment", f"IEEE binary64: epsilon {flt.get('epsilon')}, min normal {flt.get('min')}, "
+                                           f"max {flt.get('max')}"))
+    summary = report.get("summary", {})
+    if "rerendered_against" in summary:
+        facts.append(("re-rendered against", f"relu-verify {summary['rerendered_against']} and the current catalogue"))
+    return facts
+
+
+def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
+    """What the verdicts rest on: engines, precisions, tolerances, conventions, trusted hypotheses."""
+    st, env = report.get("settings", {}), report.get("environment", {})
+    assumed: dict[str, list[str]] = {}
+    for e in report.get("claims", []):
+        for text in (e.get("assumptions") or {}).get("assumed", []) or []:
+            assumed.setdefault(text, []).append(e["id"])
+    tol = st.get("tolerances") or {}
+    backends = [
+        f"Numerical evidence (HOLDS / REFUTED on simulated runs): {st.get('precision', 'float64')}; relative tolerance "
+        f"rtol = {fmt(tol.get('rtol'))}; a candidate violation must exceed its error estimate and survive a rerun at "
+        f"rtol x {fmt(tol.get('confirm_rtol_factor'))} before it counts.",
+        "Balanced initialisations with tiny eps run in polar (log-norm, direction) form in float64, so eps far below the "
+        "float64 range (e.g. ln eps = -30 or less) is exact in the log scale.",
+        f"Symbolic verdicts (PROVED, and REFUTED with an exact witness): sympy {env.get('sympy', '?')} identities and sign "
+        f"analysis, with mpmath {env.get('mpmath', '?')} interval enclosures (backend {env.get('mpmath_backend', '?')}) "
+        "re-checking every witness.",
+        f"Counterexample search: hypothesis {env.get('hypothesis', '?')} with seed {st.get('seed')} (profile "
+        f"{st.get('profile')}); shrunk counterexamples are re-confirmed at every shrink step.",
+    ]
+    conventions = [
+        f"ReLU subgradient fixed at sigma'(0) = {fmt(st.get('sigma_prime_at_zero', 0.0))}: the engine computes the "
+        "Caratheodory solution of the ODE with 1{z > 0} (seed 004 Sec. 2, App. E) and freezes neurons that reach S_dead "
+        "(regular solutions, Definition 1).",
+        "Losses are summed over the data (not averaged); 'logistic2' is the appendix loss 2 log(1 + e^{-y yhat}), "
+        "'logistic' the main-text one.",
+        "UNKNOWN is never a pass; vacuous examples (hypotheses false) are never evidence.",
+    ]
+    return {"backends": backends, "tolerances": tol, "conventions": conventions, "assumed": assumed}
+
+
+def errata(report: dict[str, Any]) -> dict[str, Any]:
+    """Paper errata found by the run: erratum-tagged claims by sheet number, and planted refutations."""
+    by_number: dict[int, list[dict[str, Any]]] = {}
+    other: list[dict[str, Any]] = []
+    for e in report.get("claims", []):
+        src = e.get("source", "")
+        found = ERRATUM.findall(src)
+        if not found:
+            continue
+        numbers = {int(n) for n in found if n}
+        if re.search(r"\bR8\b", src):
+            numbers.add(1)
+        if re.search(r"\bR9\b", src):
+            numbers.add(2)
+        if not numbers:
+            other.append(e)
+        for n in sorted(numbers):
+            by_number.setdefault(n, []).append(e)
+    refuted = [e for e in report.get("claims", []) if planted(e) and e["verdict"] == "REFUTED"]
+    missed = [e for e in report.get("claims", []) if planted(e) and e["verdict"] != "REFUTED"]
+    return {"by_number": dict(sorted(by_number.items())), "other": other, "refuted": refuted, "missed": missed}
+
+
+def witness_summary(cx: dict[str, Any]) -> str:
+    """One line describing a counterexample (its note, margin, or symbolic witness)."""
+    parts = []
+    w = cx.get("witness")
+    if isinstance(w, dict):
+        if w.get("recheck"):
+            parts.append(str(w["recheck"]))
+        elif w.get("point"):
+            parts.append(f"at {w['point']}")
+    if cx.get("note"):
+        parts.append(str(cx["note"]))
+    if cx.get("margin") is not None:
+        parts.append(f"margin {fmt(cx.get('margin'), 4)} (confirmed {fmt(cx.get('confirmed_margin'), 4)})")
+    return "; ".join(parts) or "-"
+
+
+def shrunk_data(cx: dict[str, Any]) -> str:
+    """The shrunk counterexample as compact JSON text (scenario fields, or the pointwise value / witness)."""
+    if cx.get("X"):
+        keys = ("X", "y", "W0", "v0", "log_eps", "init_kind", "loss", "alpha", "params")
+    else:
+        keys = ("value", "witness", "params")
+    doc = {k: cx[k] for k in keys if k in cx}
+    text = json.dumps(doc, indent=1, default=str)
+    return text if len(text) <= 4000 else text[:4000] + "\n... (truncated; full record in report.json)"

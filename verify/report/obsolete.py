@@ -1,0 +1,165 @@
+"""Claim-definition hashes and the *obsolete* marking of re-rendered reports.
+
+Every claim entry of ``report.json`` carries ``definition_hash``: the SHA-256 of what defines
+the claim (id, source, statement, expected verdict, checked and assumed hypotheses, horizon,
+tolerances, backend) together with the source code of its check function, precondition and
+direct runner (and of the functions those close over, so a symbolic claim's hash changes when
+its sympy procedure does). Source code is read with :func:`inspect.getsource` where available
+and falls back to the function's qualified name.
+
+``verify report --from report.json`` re-renders a stored report; :func:`mark_obsolete`
+compares the stored hashes with the current catalogue and the stored tool version with the
+installed one. An entry is **obsolete** when its claim's definition changed, when the claim
+is no longer in the catalogue, when the entry has no hash (a report older than version 1.1),
+or when the tool version changed (then every entry is obsolete). Obsolete entries get an
+``obsolete`` object ``{"reason": ...}``; the summary gets ``obsolete`` (a count).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import inspect
+import json
+from typing import Any, Callable, Iterable
+
+_MAX_DEPTH = 2
+
+
+def _source_of(fn: Any) -> str:
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return f"<{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', type(fn).__name__)}>"
+
+
+_OWN_PACKAGES = ("verify", "properties")
+
+
+def _own(obj: Any) -> bool:
+    module = getattr(obj, "__module__", None) or getattr(obj, "__name__", "")
+    return isinstance(module, str) and module.split(".")[0] in _OWN_PACKAGES
+
+
+def _referenced(fn: Any) -> Iterable[Any]:
+    """Project functions a function names through its globals (``helper(...)``, ``module.helper(...)``)."""
+    code = getattr(fn, "__code__", None)
+    glob = getattr(fn, "__globals__", None)
+    if code is None or glob is None:
+        return
+    names = code.co_names
+    modules = [glob[n] for n in names if inspect.ismodule(glob.get(n)) and _own(glob[n])]
+    for name in names:
+        value = glob.get(name)
+        if inspect.isfunction(value) and _own(value):
+            yield value
+        for module in modules:
+            attr = getattr(module, name, None)
+            if inspect.isfunction(attr) and _own(attr):
+                yield attr
+
+
+def _callables(fn: Any, depth: int = 0) -> Iterable[Any]:
+    """fn, the functions it closes over (and their ``check``/``run`` attributes) and the project
+    functions it calls by global name, a few levels deep."""
+    if fn is None:
+        return
+    yield fn
+    if depth >= _MAX_DEPTH:
+        return
+    for value in _referenced(fn):
+        yield from _callables(value, depth + 1)
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # empty cell
+            continue
+        if callable(value) and hasattr(value, "__code__"):
+            yield from _callables(value, depth + 1)
+        else:
+            for name in ("check", "run"):
+                attr = getattr(value, name, None)
+                if callable(attr) and hasattr(attr, "__code__"):
+                    yield from _callables(attr, depth + 1)
+
+
+def _code_sources(claim: Any) -> list[str]:
+    seen: set[int] = set()
+    out: list[str] = []
+    for fn in (getattr(claim, "check", None), getattr(claim, "precondition", None), getattr(claim, "runner", None)):
+        for item in _callables(fn):
+            code = getattr(item, "__code__", None) or getattr(getattr(item, "__func__", None), "__code__", None)
+            key = id(code) if code is not None else id(item)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(_source_of(item))
+    return out
+
+
+def definition_hash(claim: Any) -> str:
+    """SHA-256 (hex) of a :class:`verify.claims.Claim`'s definition and its check code."""
+    horizon = claim.horizon
+    doc = {
+        "id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "expected": str(claim.expected),
+        "assumptions": list(claim.assumptions),
+        "assumed": list(claim.assumed),
+        "horizon": horizon if isinstance(horizon, (int, float, str)) or horizon is None else _source_of(horizon),
+        "rtol": claim.rtol,
+        "samples": claim.samples,
+        "backend": claim.backend,
+        "form": claim.form,
+        "min_examples": claim.min_examples,
+        "depends_on": list(claim.depends_on),
+        "code": _code_sources(claim),
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def mark_obsolete(report: dict[str, Any], claims: Iterable[Any] | None = None, tool_version: str | None = None,
+                  hasher: Callable[[Any], str] = definition_hash) -> dict[str, Any]:
+    """A copy of ``report`` with obsolete entries flagged against ``claims`` (default: the catalogue).
+
+    ``tool_version`` defaults to the installed ``verify.__version__``. Adds ``entry["obsolete"]``
+    (``{"reason": ...}``) to every obsolete entry, removes stale flags from current ones, and
+    sets ``summary["obsolete"]`` to the count and ``summary["rerendered_against"]`` to the
+    version compared with.
+    """
+    if claims is None:
+        from verify.claims import catalogue
+
+        claims = catalogue()
+    if tool_version is None:
+        from verify import __version__ as tool_version
+    current = {c.id: c for c in claims}
+    hashes: dict[str, str] = {}
+    out = copy.deepcopy(report)
+    stored_version = (out.get("tool") or {}).get("version")
+    version_changed = stored_version != tool_version
+    count = 0
+    for entry in out.get("claims", []):
+        entry.pop("obsolete", None)
+        reasons = []
+        if version_changed:
+            reasons.append(f"tool version changed ({stored_version} -> {tool_version})")
+        claim = current.get(entry.get("id"))
+        if claim is None:
+            reasons.append("claim no longer in the catalogue")
+        else:
+            stored = entry.get("definition_hash")
+            if stored is None:
+                reasons.append("no definition hash stored (report predates definition hashes)")
+            else:
+                now = hashes.setdefault(claim.id, hasher(claim))
+                if now != stored:
+                    reasons.append("claim definition changed since this result was computed")
+        if reasons:
+            entry["obsolete"] = {"reason": "; ".join(reasons)}
+            count += 1
+    summary = out.setdefault("summary", {})
+    summary["obsolete"] = count
+    summary["rerendered_against"] = tool_version
+    return out

@@ -1,0 +1,102 @@
+"""``render_all``: write every rendering of a report into a directory.
+
+Files: ``report.json`` (the document, validated by :data:`verify.report.schema.SCHEMA`),
+``report.md`` (Markdown; figures referenced as files), ``index.html`` (self-contained: inline
+CSS, PNG data URIs, inline SVG, no scripts), ``graph.svg`` (the seed 004 dependency graph) and
+``plots/*.png`` (representative runs and counterexample trajectories). ``plots=False`` skips
+the matplotlib figures (the HTML then says so); a plotting error never loses the report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from verify.report import graph, render_html, render_md
+
+_FIGURE_CACHE: list[Any] = []
+
+
+def representative_figures() -> list[Any]:
+    """The representative-run figures, computed once per process (they do not depend on the report)."""
+    if not _FIGURE_CACHE:
+        from verify.report.plots import representative_figures as make
+
+        _FIGURE_CACHE.extend(make())
+    return list(_FIGURE_CACHE)
+
+
+def _file_stem(claim_id: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in claim_id)
+
+
+def _cx_plots(report: dict[str, Any]) -> dict[str, bytes | str | None]:
+    """claim id -> violating-trajectory PNG (None: symbolic / pointwise; str: why the plot failed)."""
+    from verify.report.plots import counterexample_png
+
+    out: dict[str, bytes | str | None] = {}
+    for e in report.get("claims", []):
+        if "counterexample" not in e:
+            continue
+        try:
+            out[e["id"]] = counterexample_png(e)
+        except Exception as exc:  # noqa: BLE001 - a plotting failure must not lose the report
+            out[e["id"]] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def html_page(report: dict[str, Any], *, plots: bool = True) -> str:
+    """The self-contained index.html text (with figures unless ``plots`` is False)."""
+    figures: list[Any] = []
+    plot_error = None
+    cx: dict[str, bytes | str | None] = {}
+    if plots:
+        try:
+            figures = representative_figures()
+        except Exception as exc:  # noqa: BLE001
+            plot_error = f"{type(exc).__name__}: {exc}"
+        cx = _cx_plots(report)
+    return render_html.render(report, figures, cx, plot_error)
+
+
+def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = True) -> dict[str, Path]:
+    """Write report.json, report.md, index.html, graph.svg (and plots/*.png) into ``directory``.
+
+    Returns the written paths: keys ``json``, ``md``, ``html``, ``svg`` and ``png:<name>`` per figure.
+    """
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "html": out / "index.html",
+                              "svg": out / "graph.svg"}
+    paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    paths["svg"].write_text(graph.svg(report) + "\n")
+    figures: list[Any] = []
+    cx_pngs: dict[str, bytes | str | None] = {}
+    plot_error = None
+    md_figures = {"graph": "graph.svg"}
+    captions: dict[str, tuple[str, str]] = {}
+    if plots:
+        plot_dir = out / "plots"
+        plot_dir.mkdir(exist_ok=True)
+        try:
+            figures = representative_figures()
+        except Exception as exc:  # noqa: BLE001 - a plotting failure must not lose the report
+            plot_error = f"{type(exc).__name__}: {exc}"
+        for f in figures:
+            p = plot_dir / f"{f.name}.png"
+            p.write_bytes(f.png)
+            paths[f"png:{f.name}"] = p
+            md_figures[f.name] = f"plots/{f.name}.png"
+            captions[f.name] = (f.title, f.caption)
+        cx_pngs = _cx_plots(report)
+        for claim_id, png in cx_pngs.items():
+            if isinstance(png, bytes):
+                name = f"cx-{_file_stem(claim_id)}"
+                p = plot_dir / f"{name}.png"
+                p.write_bytes(png)
+                paths[f"png:{name}"] = p
+                md_figures[f"cx-{claim_id}"] = f"plots/{name}.png"
+    paths["md"].write_text(render_md.render(report, md_figures, captions))
+    paths["html"].write_text(render_html.render(report, figures, cx_pngs, plot_error))
+    return paths

@@ -1,0 +1,180 @@
+"""JSON Schema (draft 2020-12) of ``report.json`` (DESIGN.md sections 5-6).
+
+``SCHEMA`` is the machine contract of the report; :func:`validate` checks a report against it
+with :mod:`jsonschema` (a test dependency; ``verify report --validate`` uses it when installed).
+Report versions: ``1.0`` (initial), ``1.1`` (claim entries carry ``definition_hash``; a
+re-rendered report may carry ``obsolete`` flags and ``summary.obsolete``). Extra keys are
+allowed everywhere (extend, don't break); the keys listed as required are what readers rely on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VERDICTS = ["PROVED", "HOLDS", "REFUTED", "UNKNOWN", "FAILED"]
+
+_NUMBER_OR_TEXT = {
+    "description": "a float, or 'inf' / '-inf' / 'nan' for non-finite values, or null",
+    "anyOf": [{"type": "number"}, {"enum": ["inf", "-inf", "nan"]}, {"type": "null"}],
+}
+
+_TIMING = {
+    "description": "per-example wall time in seconds (null when no example ran)",
+    "anyOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "required": ["min", "median", "max"],
+            "properties": {k: {"type": "number", "minimum": 0} for k in ("min", "median", "max")},
+        },
+    ],
+}
+
+_COUNTEREXAMPLE = {
+    "type": "object",
+    "description": "a confirmed, shrunk counterexample. Scenario claims fill X, y, W0, v0 (eps-free base), "
+    "log_eps, init_kind, loss, alpha; pointwise and symbolic ones leave X empty and give 'value' or 'witness'.",
+    "required": ["X", "y", "W0", "v0", "params"],
+    "properties": {
+        "X": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        "y": {"type": "array", "items": {"type": "number"}},
+        "W0": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        "v0": {"type": "array", "items": {"type": "number"}},
+        "log_eps": {"type": "number"},
+        "init_kind": {"type": "string"},
+        "loss": {"type": "string"},
+        "alpha": {"type": "number"},
+        "params": {
+            "type": "object",
+            "description": "how the scenario was built, plus loss, alpha, t_end (simulated horizon), horizon",
+            "properties": {"t_end": {"type": "number"}},
+        },
+        "margin": _NUMBER_OR_TEXT,
+        "confirmed_margin": _NUMBER_OR_TEXT,
+        "note": {"type": "string"},
+        "witness": {"description": "exact witness of a symbolic refutation"},
+        "value": {"description": "the drawn point of a pointwise claim"},
+        "replay": {"type": "string", "description": "command line that re-evaluates this counterexample"},
+    },
+}
+
+_CLAIM = {
+    "type": "object",
+    "required": ["id", "source", "statement", "assumptions", "expected", "verdict", "as_expected", "examples",
+                 "min_margin", "time_s", "reason"],
+    "properties": {
+        "id": {"type": "string", "minLength": 1},
+        "source": {"type": "string", "description": "seed file number and item, e.g. '004 Lemma 12'"},
+        "statement": {"type": "string"},
+        "assumptions": {
+            "type": "object",
+            "required": ["checked", "assumed"],
+            "properties": {
+                "checked": {"type": "array", "items": {"type": "string"}, "description": "checked on every example"},
+                "assumed": {"type": "array", "items": {"type": "string"}, "description": "taken on trust"},
+            },
+        },
+        "expected": {"enum": VERDICTS},
+        "verdict": {"enum": VERDICTS},
+        "as_expected": {"type": "boolean"},
+        "horizon": {"type": ["number", "string", "null"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "depends_on": {"type": "array", "items": {"type": "string"}},
+        "examples": {"type": "integer", "minimum": 0},
+        "vacuous": {"type": "integer", "minimum": 0},
+        "numerical_failures": {"type": "integer", "minimum": 0},
+        "min_margin": _NUMBER_OR_TEXT,
+        "min_margin_error": _NUMBER_OR_TEXT,
+        "time_s": {"type": "number", "minimum": 0},
+        "example_time_s": _TIMING,
+        "reason": {"type": "string"},
+        "definition_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "certificate": {"description": "PROVED results: the symbolic or interval certificate"},
+        "counterexample": _COUNTEREXAMPLE,
+        "obsolete": {
+            "type": "object",
+            "required": ["reason"],
+            "properties": {"reason": {"type": "string"}},
+            "description": "set by 'verify report --from' when the claim or the tool changed since the run",
+        },
+    },
+    "allOf": [
+        {"if": {"properties": {"verdict": {"const": "REFUTED"}}}, "then": {"required": ["counterexample"]}},
+    ],
+}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "relu-verify/report.schema.json",
+    "title": "relu-verify report",
+    "type": "object",
+    "required": ["report_version", "tool", "settings", "environment", "summary", "claims"],
+    "properties": {
+        "report_version": {"type": "string", "pattern": r"^1\.[0-9]+$"},
+        "tool": {
+            "type": "object",
+            "required": ["name", "version", "git_commit"],
+            "properties": {
+                "name": {"const": "relu-verify"},
+                "version": {"type": "string"},
+                "git_commit": {"type": ["string", "null"]},
+            },
+        },
+        "settings": {
+            "type": "object",
+            "required": ["profile", "seed"],
+            "properties": {
+                "profile": {"type": "string"},
+                "seed": {"type": "integer"},
+                "budget_override": {"type": ["integer", "null"]},
+                "precision": {"type": "string"},
+                "tolerances": {"type": "object", "additionalProperties": {"type": "number"}},
+                "sigma_prime_at_zero": {"type": "number"},
+                "wall_time_s": {"type": "number"},
+            },
+        },
+        "environment": {
+            "type": "object",
+            "required": ["python", "numpy"],
+            "properties": {
+                "python": {"type": "string"},
+                "platform": {"type": "string"},
+                "float": {"type": "object", "properties": {k: {"type": "number"} for k in ("epsilon", "min", "max")}},
+            },
+            "additionalProperties": {"type": ["string", "object", "null"]},
+        },
+        "summary": {
+            "type": "object",
+            "required": ["claims", "counts", "refuted_as_expected", "unexpected"],
+            "properties": {
+                "claims": {"type": "integer", "minimum": 0},
+                "counts": {
+                    "type": "object",
+                    "required": VERDICTS,
+                    "properties": {v: {"type": "integer", "minimum": 0} for v in VERDICTS},
+                    "additionalProperties": False,
+                },
+                "refuted_as_expected": {"type": "integer", "minimum": 0},
+                "unexpected": {"type": "array", "items": {"type": "string"}},
+                "obsolete": {"type": "integer", "minimum": 0},
+                "rerendered_against": {"type": "string"},
+            },
+        },
+        "claims": {"type": "array", "items": _CLAIM},
+    },
+}
+
+
+def validate(report: dict[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` if ``report`` does not follow :data:`SCHEMA`."""
+    import jsonschema
+
+    jsonschema.validate(report, SCHEMA, cls=jsonschema.Draft202012Validator)
+
+
+def errors(report: dict[str, Any]) -> list[str]:
+    """Every schema violation as 'path: message' (empty when valid; needs jsonschema)."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in validator.iter_errors(report)]
