@@ -1,0 +1,26 @@
+"""High-precision (mpmath) backend: Taylor series per mode with exact event location.
+
+Public API: :func:`solve_mp` (the integrator), :func:`small_init_terms` (theorem-scale small
+quantities from a polar state), :func:`write_json` / :func:`read_json` (full-precision I/O).
+Modules: ``taylor`` (series recurrences), ``field`` (the GF field as series in a fixed mode),
+``integrator`` (order and step control, error estimate), ``events`` (polynomial root
+location and switching rules), ``solve`` (the driver), ``small`` (Lemma 3/4 quantities),
+``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num`` (gmpy2 mpfr
+kernel and exact mpf <-> mpfr conversion).
+"""
+
+from verify.dynamics.mp.solve import solve_mp
+
+__all__ = ["solve_mp", "small_init_terms", "write_json", "read_json"]
+
+
+def __getattr__(name):  # lazy: keep ``import verify.dynamics.mp`` cheap
+    if name == "small_init_terms":
+        from verify.dynamics.mp.small import small_init_terms
+
+        return small_init_terms
+    if name in ("write_json", "read_json"):
+        from verify.dynamics.mp import io
+
+        return getattr(io, name)
+    raise AttributeError(name)
