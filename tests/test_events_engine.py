@@ -156,7 +156,8 @@ def test_double_crossing_inside_one_step_is_found():
     e_start, e_end = E[0][1, 0], form.preact(res.z_new)[1, 0]
     assert e_start < 0 and e_end < 0  # an end-point sign test sees nothing
     side = np.array([[1], [-1]])
-    cr = crossings.first_crossing(crossings.cheb_coefficients(E) * side[None], np.ones((2, 1), bool), np.zeros((2, 1)))
+    zeros = np.zeros((2, 1))
+    cr = crossings.first_crossing(crossings.cheb_coefficients(E), side, zeros, np.ones((2, 1), bool), zeros)
     assert cr.pairs == [(1, 0)]
     xs = np.linspace(0.0, 1.0, 20001)
     e_dense = form.preact(stepper.dense_eval(z0, F, xs))[:, 1, 0]
@@ -307,3 +308,21 @@ def test_dead_neuron_is_logged_once_and_frozen():
     np.testing.assert_array_equal(tr.W[after, 0], np.broadcast_to(tr.W[after][0, 0], tr.W[after, 0].shape))
     assert abs(tr.W[-1, 0] @ X[1]) <= 1e-15  # parked exactly on the hyperplane (sigma'(0) = 0)
     assert not any(e.j == 0 and e.t > dead[0].t for e in tr.events)
+
+
+# initial states on a hyperplane (seed 004 App. E.4, seed 000 PC11) ----------------------------------
+
+
+def test_initial_state_on_hyperplanes():
+    """E.4: x = (1, 0), y = +1, w(0) = (0, 1), v = 1 is in S_dead's boundary: the regular solution
+    is stationary. PC11: a neuron with w^T x2 = 0 whose active x1 pushes it over leaves at once."""
+    f = NetworkField(np.array([[1.0, 0.0]]), np.array([1.0]), "exp")
+    tr = solve_cartesian(f, np.array([[0.0, 1.0]]), np.array([1.0]), np.array([1.0, 5.0]))
+    assert [(e.kind, e.j, e.t) for e in tr.events] == [("dead", 0, 0.0)]
+    np.testing.assert_array_equal(tr.W[-1], [[0.0, 1.0]])
+    X = np.array([[1.0, 0.2], [0.2, 1.0]])
+    f = NetworkField(X, np.array([1.0, 1.0]), "exp")
+    w0 = np.array([[1.0, -0.2]]) / np.sqrt(1.04)
+    tr = solve_cartesian(f, w0, np.array([1.0]), np.array([1.0]))
+    assert [(e.i, e.j, e.kind, e.t) for e in tr.events] == [(1, 0, "activate", 0.0)]
+    assert tr.W[-1, 0] @ X[1] > 0.1

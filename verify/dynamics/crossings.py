@@ -1,16 +1,20 @@
 """Vectorised location of sign changes of all n*h preactivations on one step's dense output.
 
 On a step, every e_ij(x) (x in [0, 1] the step fraction) is a polynomial of degree 7, obtained
-exactly from the dense-output matrix (e is linear in the state). For each pair we test the
-*event function* phi = side * e (+ tau for pairs that start on their hyperplane), which must
-stay > 0; the pair switches at the first x where phi turns negative.
+exactly from the dense-output matrix (e is linear in the state, so the map is a fixed 8x8
+matrix applied before the preactivation). For each pair the *event function* is
+phi = side * e (+ tau for pairs that start on their hyperplane), which must stay > 0; the pair
+switches at the first x where phi turns negative.
 
-1. Chebyshev coefficients c_k of phi on [0, 1] (fixed 8x8 map from the monomial ones).
+1. Chebyshev coefficients c_k of e on [0, 1].
 2. Exclusion: |c_0| > sum_{k>=1} |c_k| means no root on [0, 1] (most pairs, no root-finding).
-3. Candidates: roots of the colleague matrices (batched ``eigvals``), real ones in [0, 1],
-   two Newton polishes; the first root after which phi is negative is the crossing. This
-   finds interior double crossings whose end-point signs agree.
-4. A root after which phi stays >= 0 is a tangential touch ("grazing"), reported separately.
+3. Pairs whose derivative passes the same bound are monotone: no crossing if phi >= 0 at both
+   ends, else exactly one root; only the earliest such root is computed (bracketed Newton).
+4. Non-monotone candidates are re-expanded on 8 equal pieces and the test repeated per piece;
+   pieces that are neither excluded nor monotone go to the roots of the colleague matrix
+   (batched ``eigvals``, two Newton polishes); the first root after which phi < 0 is the
+   crossing. This finds interior double crossings whose end-point signs agree.
+5. A root after which phi stays >= 0 and |phi| <= tol is a tangential touch ("grazing").
 """
 
 from __future__ import annotations
@@ -113,6 +117,7 @@ PIECES = 8
 _SUB = _subdivision(PIECES)
 _DER = np.polynomial.chebyshev.chebder(np.eye(DEG + 1), axis=0)  # (7, 8): coefficients of p'
 _ENDS0 = np.vstack([(-1.0) ** np.arange(DEG + 1), np.ones(DEG + 1)])  # values at x = 0, 1
+_AUX = np.vstack([_DER, _ENDS0])  # (9, 8)
 
 
 def _no_root(c: np.ndarray) -> np.ndarray:
@@ -120,78 +125,109 @@ def _no_root(c: np.ndarray) -> np.ndarray:
     return np.abs(c[0]) > np.sum(np.abs(c[1:]), axis=0)
 
 
-def _newton_bracketed(c: np.ndarray, iters: int = 40) -> np.ndarray:
-    """Root in [-1, 1] of monotone polynomials (columns of c) with phi(-1) >= 0 > phi(1)."""
-    dc = _DER @ c
-    lo, hi = -np.ones(c.shape[1]), np.ones(c.shape[1])
-    left, right = _ENDS0 @ c
-    x = np.clip(-1.0 + 2.0 * left / (left - right), -1.0, 1.0)
+def _newton_scalar(c: np.ndarray, iters: int = 60) -> float:
+    """Bracketed Newton in plain floats for one monotone polynomial with phi(-1) >= 0 > phi(1)."""
+    a = [float(v) for v in c]
+    da = [float(v) for v in _DER @ c]
+
+    def clen(co: list[float], x: float) -> float:
+        b1, b2 = 0.0, 0.0
+        for ck in co[:0:-1]:
+            b1, b2 = ck + 2.0 * x * b1 - b2, b1
+        return co[0] + x * b1 - b2
+
+    lo, hi = -1.0, 1.0
+    left, right = clen(a, -1.0), clen(a, 1.0)
+    x = min(1.0, max(-1.0, -1.0 + 2.0 * left / (left - right)))
     for _ in range(iters):
-        val = cheb_eval(c, x)
-        lo = np.where(val >= 0.0, x, lo)
-        hi = np.where(val < 0.0, x, hi)
-        der = cheb_eval(dc, x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xn = x - val / der
-        bad = ~np.isfinite(xn) | (xn < lo) | (xn > hi)
-        xn = np.where(bad, 0.5 * (lo + hi), xn)
-        done = np.all((np.abs(xn - x) <= 2e-15) | (hi - lo <= 4e-16))
+        val = clen(a, x)
+        if val >= 0.0:
+            lo = x
+        else:
+            hi = x
+        der = clen(da, x)
+        xn = x - val / der if der != 0.0 else 0.5 * (lo + hi)
+        if not (lo <= xn <= hi) or xn != xn:
+            xn = 0.5 * (lo + hi)
+        if abs(xn - x) <= 2e-15 or hi - lo <= 4e-16:
+            return xn
         x = xn
-        if done:
-            break
     return x
 
 
-def first_crossing(phi_cheb: np.ndarray, watch: np.ndarray, touch_tol: np.ndarray) -> Crossings:
-    """Earliest x in [0, 1] where some watched phi_ij turns negative.
-
-    phi_cheb (8, n, h): Chebyshev coefficients of the event functions; watch (n, h) bool:
-    pairs to test; touch_tol (n, h): |phi| below which a non-crossing root counts as grazing.
-    Pairs passing the exclusion bound, or monotone (bound on phi') with phi >= 0 at both ends,
-    have no crossing. Other candidates are re-expanded on 8 equal pieces; a piece
-    that passes the bound has no root, a piece whose derivative passes it is monotone (one root
-    iff its end values change sign: bracketed Newton), and only the remaining pieces go to
-    the colleague-matrix eigenvalues.
-    """
-    flat = phi_cheb.reshape(DEG + 1, -1)
-    ends = _ENDS0 @ flat
-    mono = _no_root(_DER @ flat)
-    cand = ~_no_root(flat) & ~(mono & (ends[0] >= 0.0) & (ends[1] >= 0.0))
-    ii, jj = np.nonzero(watch & cand.reshape(watch.shape))
-    if ii.size == 0:
-        return Crossings(np.inf, [], [])
-    c = phi_cheb[:, ii, jj]  # (8, m)
-    x_pair = np.full(ii.size, np.inf)
-    touches: list[tuple[float, int, int]] = []
-    for p in range(PIECES):
-        sub = _SUB[p] @ c
-        ab = np.abs(sub)
-        maybe = ab[0] <= ab[1:].sum(axis=0)
-        if not maybe.any():
-            continue
-        d = np.abs(_DER @ sub)
-        mono = d[0] > d[1:].sum(axis=0)
-        left, right = _ENDS0 @ sub
-        simple = maybe & mono & (left >= 0.0) & (right < 0.0)
-        if simple.any():
-            x_pair[simple] = (p + 0.5 * (_newton_bracketed(sub[:, simple]) + 1.0)) / PIECES
-        hard = maybe & ~mono
-        if hard.any():
-            k_hard = np.nonzero(hard)[0]
-            xs, tch = _hard_piece(sub[:, k_hard], touch_tol[ii[k_hard], jj[k_hard]])
-            for q, k in enumerate(k_hard):
-                x_pair[k] = (p + 0.5 * (xs[q] + 1.0)) / PIECES if np.isfinite(xs[q]) else np.inf
-                for sx in tch[q]:
-                    touches.append(((p + 0.5 * (sx + 1.0)) / PIECES, int(ii[k]), int(jj[k])))
-        neg_start = maybe & ~np.isfinite(x_pair) & (left < 0.0)
-        x_pair[neg_start] = p / PIECES
-        if np.isfinite(x_pair).any():
+def _earliest_root(c: np.ndarray) -> tuple[int, float]:
+    """Among monotone decreasing polynomials with a root in [-1, 1], the one whose root is
+    first, and that root: Newton on the best secant guess, then check no other is already
+    negative there (if one is, its root is earlier: repeat with it)."""
+    left, right = _ENDS0 @ c
+    est = -1.0 + 2.0 * left / (left - right)
+    k = int(np.argmin(est))
+    root = _newton_scalar(c[:, k])
+    for _ in range(c.shape[1]):
+        vals = cheb_eval(c, np.full(c.shape[1], root))
+        vals[k] = 0.0
+        earlier = np.nonzero(vals < 0.0)[0]
+        if earlier.size == 0:
             break
-    x_star = float(np.min(x_pair))
+        k = int(earlier[np.argmin(est[earlier])])
+        root = _newton_scalar(c[:, k])
+    return k, root
+
+
+def first_crossing(coef: np.ndarray, side: np.ndarray, shift: np.ndarray, watch: np.ndarray, touch_tol: np.ndarray) -> Crossings:
+    """Earliest x in [0, 1] where some watched event function phi_ij = side_ij e_ij + shift_ij
+    turns negative.
+
+    coef (8, n, h): Chebyshev coefficients of e_ij on the step; side (n, h): +1 active, -1
+    inactive; shift (n, h) >= 0: the band tau of pairs that start on their surface (tested on
+    phi itself, not by the sign-blind bound on e); watch (n, h) bool: pairs to test;
+    touch_tol (n, h): |phi| below which a non-crossing root counts as grazing.
+    Pairs passing the exclusion bound, or monotone (bound on phi') with phi >= 0 at both ends,
+    have no crossing. Monotone pairs with a sign change have one root each: only the earliest
+    is computed (bracketed Newton on the best secant guess, then checked against all others).
+    Non-monotone candidates are re-expanded on 8 equal pieces (up to that earliest root): a
+    piece that passes the bound has no root, a piece whose derivative passes it is monotone,
+    and only the remaining pieces go to the colleague-matrix eigenvalues.
+    """
+    raw = coef.reshape(DEG + 1, -1)
+    ab = np.abs(raw)
+    banded = shift.reshape(-1) > 0.0  # start on the surface: their own test below
+    sel = np.nonzero(watch.reshape(-1) & ((ab[0] <= ab[1:].sum(axis=0)) | banded))[0]
+    flat = raw[:, sel] * side.reshape(-1)[sel]
+    flat[0] += shift.reshape(-1)[sel]
+    aux = _AUX @ flat  # rows: phi' coefficients (7), phi(0), phi(1)
+    mono = _no_root(aux[:DEG])
+    left, right = aux[DEG], aux[DEG + 1]
+    live = ~_no_root(flat) & np.any(flat != 0.0, axis=0)  # phi == 0: resting on the surface
+    cand_x: list[np.ndarray] = []
+    cand_k: list[np.ndarray] = []
+    neg0 = np.nonzero(live & (left < 0.0))[0]  # already on the wrong side at the step start
+    if neg0.size:
+        cand_k.append(neg0)
+        cand_x.append(np.zeros(neg0.size))
+    x_best = 0.0 if neg0.size else np.inf
+    quick = np.nonzero(live & mono & (left >= 0.0) & (right < 0.0))[0]  # one simple root
+    if quick.size and x_best > 0.0:
+        q, root = _earliest_root(flat[:, quick])
+        x_best = 0.5 * (root + 1.0)
+        cand_k.append(quick[q : q + 1])
+        cand_x.append(np.array([x_best]))
+    touches: list[tuple[float, int, int]] = []
+    rest = np.nonzero(live & ~mono & (left >= 0.0))[0]
+    if rest.size and x_best > 0.0:
+        ii, jj = np.unravel_index(sel[rest], watch.shape)
+        x_rest, touches = _pieces(flat[:, rest], touch_tol[ii, jj], ii, jj, x_best)
+        cand_k.append(rest)
+        cand_x.append(x_rest)
+    if not cand_k:
+        return Crossings(np.inf, [], [])
+    ks, xs = sel[np.concatenate(cand_k)], np.concatenate(cand_x)
+    x_star = float(np.min(xs)) if xs.size else np.inf
     pairs: list[tuple[int, int]] = []
     if np.isfinite(x_star):
-        sel = np.nonzero(x_pair <= x_star + 1e-12)[0]
-        pairs = [(int(ii[k]), int(jj[k])) for k in sel]
+        sel = ks[xs <= x_star + 1e-12]
+        ii, jj = np.unravel_index(sel, watch.shape)
+        pairs = sorted({(int(i), int(j)) for i, j in zip(ii, jj)})
     touches = sorted(t for t in touches if t[0] < x_star)
     seen: set[tuple[int, int]] = set()
     uniq = []
@@ -200,6 +236,41 @@ def first_crossing(phi_cheb: np.ndarray, watch: np.ndarray, touch_tol: np.ndarra
             seen.add(t[1:])
             uniq.append(t)
     return Crossings(x_star, pairs, uniq)
+
+
+def _pieces(c: np.ndarray, tol: np.ndarray, ii: np.ndarray, jj: np.ndarray, x_limit: float) -> tuple[np.ndarray, list[tuple[float, int, int]]]:
+    """Non-monotone candidates: first crossing per column of c on 8 sub-pieces before x_limit."""
+    x_pair = np.full(c.shape[1], np.inf)
+    touches: list[tuple[float, int, int]] = []
+    for p in range(PIECES):
+        if p / PIECES >= x_limit:
+            break
+        sub = _SUB[p] @ c
+        ab = np.abs(sub)
+        maybe = (ab[0] <= ab[1:].sum(axis=0)) & ~np.isfinite(x_pair)
+        if not maybe.any():
+            continue
+        d = np.abs(_DER @ sub)
+        mono = d[0] > d[1:].sum(axis=0)
+        left, right = _ENDS0 @ sub
+        simple = maybe & mono & (left >= 0.0) & (right < 0.0)
+        if simple.any():
+            k_s = np.nonzero(simple)[0]
+            q, root = _earliest_root(sub[:, k_s])
+            x_pair[k_s[q]] = (p + 0.5 * (root + 1.0)) / PIECES
+        hard = maybe & ~mono
+        if hard.any():
+            k_hard = np.nonzero(hard)[0]
+            xs, tch = _hard_piece(sub[:, k_hard], tol[k_hard])
+            for q, k in enumerate(k_hard):
+                x_pair[k] = (p + 0.5 * (xs[q] + 1.0)) / PIECES if np.isfinite(xs[q]) else np.inf
+                for sx in tch[q]:
+                    touches.append(((p + 0.5 * (sx + 1.0)) / PIECES, int(ii[k]), int(jj[k])))
+        neg_start = maybe & ~np.isfinite(x_pair) & (left < 0.0)
+        x_pair[neg_start] = p / PIECES
+        if np.isfinite(x_pair).any():
+            break
+    return x_pair, touches
 
 
 def _hard_piece(c: np.ndarray, tol: np.ndarray) -> tuple[np.ndarray, list[list[float]]]:

@@ -10,16 +10,33 @@ where some pair leaves its side (or a sliding slope leaves [alpha, 1]); write th
 samples up to there from the dense output; if there is an event, move to the event point,
 put every pair within tau_ij = 1e-12 ||x_i|| ||w_j|| of its surface exactly onto it
 (projection of w_j / u_j), settle those pairs (:func:`switching.resolve_neuron`), log the
-events, and restart there with the same step size. Pairs put on their surface are *disarmed*
-(their event function is side*e + tau) until they have left it by tau, so a crossing is never
-re-detected (no chattering); a pair that goes back by more than tau is a new event, classified
-afresh (typically sliding). With alpha = 0 a neuron whose column of S is all inactive and not
-sliding is dead: logged once (kind "dead", i = -1) and frozen (its field is exactly zero).
+events, and restart there with the step size the controller proposed (no new solver object,
+one rhs evaluation for the new slope). Pairs put on their surface are *disarmed* (their event
+function is side*e + tau) until they have left it by tau, so a crossing is never re-detected
+(no chattering); a pair that goes back by more than tau is a new event whose arrival side is
+known, so it crosses or slides (:func:`switching.resolve_neuron`), it never bounces.
+
+Sliding pairs are kept exactly on their surface (projection after every accepted step, FSAL
+slope refreshed) and leave it ("sliding_exit") when their slope leaves [alpha - tol, 1 + tol],
+sampled at 9 nodes per step and located by brentq; tol = 1e-9, growing x4 per re-entry after
+4 re-entries of the same pair (up to 1e-6; ``stats["sticky_pairs"]``), which stops endless
+exit/re-entry cycles at points where a one-sided field is tangent to the surface.
+With alpha = 0 a neuron whose column of S is all inactive and not sliding is dead: logged once
+(kind "dead", i = -1) and frozen (its field is exactly zero; it is no longer watched).
 
 Independent variable: t, or tau = ln(1 + t) with dz/dtau = e^tau F(z) (``log_time``; chosen
 automatically when t_end > 1e3). Tolerances: DOP853 error norm with scale atol + rtol |z|;
-Cartesian default atol = rtol * min_j ||(w_j(0), v_j(0))||; polar z = [r - r(0), U] with
+Cartesian default atol: for each component, rtol * ||(w_j, v_j)|| of its neuron at the step
+start (accuracy relative to each neuron, also for neurons that shrink by many orders of
+magnitude: balancedness is then kept relative to each neuron); polar z = [r - r(0), U] with
 default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
+
+Stats: steps (accepted), rejected, rhs_evals, n_events, n_restarts (event points), touches
+(grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
+sticky_pairs, wall_s, log_time, log_loss (log L at the samples), loss_underflow_float64 (a
+per-sample loss exp(-y f) below float64 range), and for the polar form u_norm_drift,
+weights_underflow_float64 and outputs_underflow_float64 (exp(r), exp(2r) flush to 0: the
+eps -> 0 limit, exact to float64 resolution).
 
 ``Trajectory.error_estimate`` is the sum over accepted steps of the embedded local error
 estimates, in relative units (err_norm * rtol): an a-posteriori indicator, not a bound (it
@@ -45,7 +62,9 @@ from verify.trajectory import Event, Trajectory
 
 LOG_TIME_THRESHOLD = 1e3
 SURFACE_TOL = 1e-12  # |e_ij| <= SURFACE_TOL ||x_i|| ||w_j||: on the hyperplane
-SLIDE_TOL = 1e-12  # sliding slope may overshoot [alpha, 1] by this before an exit is logged
+SLIDE_TOL = 1e-9  # sliding slope may overshoot [alpha, 1] by this before an exit is logged (hysteresis)
+SLIDE_TOL_MAX = 1e-6  # hysteresis cap for pairs that keep re-entering sliding (tangential limit points)
+STICKY_AFTER = 4  # re-entries before the hysteresis of a pair starts to grow (x4 per re-entry)
 _NODES = 0.5 * (1.0 - np.cos(np.pi * (np.arange(8) + 0.5) / 8))  # Chebyshev nodes on [0, 1]
 _NODES = np.append(_NODES, 1.0)
 MAX_NULL_RESTARTS = 200
@@ -66,7 +85,7 @@ class _Mode:
 class _Engine:
     """One integration run (mutable working state; created per call)."""
 
-    def __init__(self, form, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray, progress) -> None:
+    def __init__(self, form: CartesianForm | PolarForm, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray | None, progress: Callable[[float], None] | None) -> None:
         self.form, self.fieldobj = form, form.field
         self.X, self.alpha = form.field.X, form.field.alpha
         self.K = self.X @ self.X.T
@@ -75,11 +94,17 @@ class _Engine:
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0}
+        self.stats = {"steps": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0, "sticky_pairs": 0}
         self.err_sum = 0.0
         self.unorm_drift = 0.0
         n, h = self.X.shape[0], form.h
         self.mode = _Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
+        self.slide_entries = np.zeros((n, h), dtype=int)
+        self.slide_tol = np.full((n, h), SLIDE_TOL)
+
+    def atol_of(self, z: np.ndarray) -> np.ndarray:
+        """Fixed atol, or (Cartesian default) rtol times the size of each component's neuron."""
+        return self.atol if self.atol is not None else self.rtol * self.form.component_scale(z)
 
     # time maps ------------------------------------------------------------------------------
     def t_of(self, s: float) -> float:
@@ -90,13 +115,13 @@ class _Engine:
 
     # vector field in the current mode -------------------------------------------------------
     def effective_S(self, z: np.ndarray) -> np.ndarray:
+        """S with the Filippov slopes of the sliding pairs at z (clipped to [alpha, 1])."""
         m = self.mode
         if not m.sliding:
             return m.S
         S = m.S.copy()
-        g = self.form.g(z, m.S)
-        for j, rows in m.sliding.items():
-            S[rows, j] = np.clip(switching.sliding_slopes(m.S, g, self.K, j, rows), self.alpha, 1.0) if self.alpha < 1.0 else 1.0
+        ii, jj, c = switching.all_sliding_slopes(m.S, self.form.g(z, m.S), self.K, m.sliding)
+        S[ii, jj] = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else 1.0
         self.stats["sliding_evals"] += 1
         return S
 
@@ -105,10 +130,9 @@ class _Engine:
         F = self.form.rhs(z, self.effective_S(z))
         return math.exp(s) * F if self.log_time else F
 
-    def raw_slopes(self, z: np.ndarray) -> dict[int, np.ndarray]:
-        """Unclipped sliding slopes at z, per sliding neuron."""
-        g = self.form.g(z, self.mode.S)
-        return {j: switching.sliding_slopes(self.mode.S, g, self.K, j, rows) for j, rows in self.mode.sliding.items()}
+    def raw_slopes(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unclipped sliding slopes at z: (i, j, c) arrays over all sliding pairs."""
+        return switching.all_sliding_slopes(self.mode.S, self.form.g(z, self.mode.S), self.K, self.mode.sliding)
 
     # surface handling -----------------------------------------------------------------------
     def tau(self, z: np.ndarray) -> np.ndarray:
@@ -133,9 +157,8 @@ class _Engine:
             if j in m.sliding:
                 rows = np.union1d(rows, m.sliding[j])
             self.form.project(z, j, rows)
-            state, slopes = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha)
-            d0, d1, tol = switching.normal_rates(m.S, g, self.K, gain, rows, np.full(rows.size, j), self.alpha)
-            rep = switching.repelling(d0, d1, tol)
+            arrival = np.where(trig[rows, j], m.side[rows, j], 0)
+            state, slopes, rep = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha, arrival)
             for k, i in enumerate(rows):
                 self._log(t, int(i), j, int(m.side[i, j]), int(state[k]), bool(trig[i, j]), bool(rep[k]))
             m.S[rows, j] = slopes
@@ -152,6 +175,12 @@ class _Engine:
         kind, direction = None, 0
         if new == switching.SLIDING:
             kind = None if prev == 0 else "sliding"
+            if kind:
+                self.slide_entries[i, j] += 1
+                extra = self.slide_entries[i, j] - STICKY_AFTER
+                if extra > 0:
+                    self.slide_tol[i, j] = min(SLIDE_TOL_MAX, SLIDE_TOL * 4.0 ** min(extra, 20))
+                    self.stats["sticky_pairs"] = int(np.sum(self.slide_tol > SLIDE_TOL))
         elif prev == 0:
             kind, direction = "sliding_exit", (1 if new == switching.ACTIVE else -1)
         elif prev == -1 and new == switching.ACTIVE:
@@ -191,12 +220,10 @@ class _Engine:
     # event search on one step ---------------------------------------------------------------
     def find_events(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
         m = self.mode
-        E = self.form.preact(np.vstack([z[None, :], F]))  # (8, n, h)
-        c = crossings.cheb_coefficients(E) * m.side[None]
+        c = self.form.preact(crossings.CHEB @ np.vstack([z[None, :], F]))  # e_ij is linear in z
         tau = self.tau(z)
-        c[0] += np.where(m.armed, 0.0, tau)
         watch = (m.side != 0) & ~m.dead[None, :]
-        cr = crossings.first_crossing(c, watch, np.where(m.armed, tau, 0.0))
+        cr = crossings.first_crossing(c, m.side, np.where(m.armed, 0.0, tau), watch, np.where(m.armed, tau, 0.0))
         x, pairs = cr.x, cr.pairs
         if m.sliding:
             xs, spairs = self.sliding_exit(z, F)
@@ -205,24 +232,26 @@ class _Engine:
         return x, pairs, [tc for tc in cr.touches if tc[0] < x]
 
     def sliding_exit(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
-        """First x where a sliding slope leaves [alpha, 1] (sampled at 9 nodes, then brentq)."""
+        """First x where a sliding slope leaves [alpha - tol, 1 + tol] (9 nodes, then brentq)."""
         Z = stepper.dense_eval(z, F, _NODES)
-        lo, hi = self.alpha - SLIDE_TOL, 1.0 + SLIDE_TOL
         for k, zk in enumerate(Z):
-            bad = {j: (c < lo) | (c > hi) for j, c in self.raw_slopes(zk).items()}
-            if not any(b.any() for b in bad.values()):
+            ii, jj, c = self.raw_slopes(zk)
+            tol = self.slide_tol[ii, jj]
+            bad = (c < self.alpha - tol) | (c > 1.0 + tol)
+            if not bad.any():
                 continue
-            j, r = next((j, int(np.argmax(b))) for j, b in bad.items() if b.any())
-            c_end = self.raw_slopes(zk)[j][r]
-            bound = hi if c_end > hi else lo
-            x0 = 0.0 if k == 0 else _NODES[k - 1]
+            r = int(np.argmax(bad))
+            i, j = int(ii[r]), int(jj[r])
+            bound = 1.0 + tol[r] if c[r] > 1.0 else self.alpha - tol[r]
 
             def fn(x: float) -> float:
-                return float(self.raw_slopes(stepper.dense_eval(z, F, x))[j][r] - bound)
+                si, sj, sc = self.raw_slopes(stepper.dense_eval(z, F, x))
+                return float(sc[(si == i) & (sj == j)][0] - bound)
 
-            a, b = fn(x0), fn(_NODES[k])
-            x = _NODES[k] if a * b > 0 else brentq(fn, x0, _NODES[k], xtol=1e-15, rtol=1e-15)
-            return float(x), [(int(self.mode.sliding[j][r]), int(j))]
+            x0 = 0.0 if k == 0 else float(_NODES[k - 1])
+            a, b = fn(x0), fn(float(_NODES[k]))
+            x = float(_NODES[k]) if a * b > 0 else brentq(fn, x0, float(_NODES[k]), xtol=1e-15, rtol=1e-15)
+            return x, [(i, j)]
         return np.inf, []
 
     # after an accepted step -----------------------------------------------------------------
@@ -231,8 +260,11 @@ class _Engine:
         m = self.mode
         changed = False
         if not m.armed.all():
-            P = self.form.preact(z)
-            m.armed |= (m.side != 0) & (m.side * P > self.tau(z))
+            ii, jj = np.nonzero(~m.armed)
+            V = self.form.directions(z) if isinstance(self.form, PolarForm) else self.form.weights(z)
+            e = np.einsum("kd,kd->k", self.X[ii], V[jj])
+            tau = SURFACE_TOL * self.xnorm[ii] * np.linalg.norm(V[jj], axis=1)
+            m.armed[ii, jj] = (m.side[ii, jj] != 0) & (m.side[ii, jj] * e > tau)
         for j, rows in m.sliding.items():
             self.form.project(z, j, rows)
             changed = True
@@ -255,13 +287,13 @@ class _Engine:
         self.initial_mode(self.t_of(s))
         z = self.z
         f = self.rhs(s, z)
-        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol)
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol_of(z))
         h = min(h, max_step)
         rejected, null_restarts = False, 0
         while s < s_end:
             last = h >= s_end - s
             h = s_end - s if last else h
-            res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol)
+            res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol_of(z))
             if not np.isfinite(res.err) or res.err >= 1.0:
                 h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected)
                 rejected = True
@@ -331,8 +363,9 @@ def _pick_log_time(log_time: bool | None, t_end: float) -> bool:
 
 def _loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
     """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
-    logs = np.array([field.loss.log_total(field.y, f) for f in outputs])
-    per = np.array([field.loss.log_value(field.y, f) for f in outputs])
+    with np.errstate(divide="ignore"):  # square loss at an exact fit: log 0 = -inf
+        logs = np.array([field.loss.log_total(field.y, f) for f in outputs])
+        per = np.array([field.loss.log_value(field.y, f) for f in outputs])
     return {"log_loss": logs.tolist(), "loss_underflow_float64": bool(np.any(per < LOG_FLOAT_UNDERFLOW))}
 
 
@@ -352,7 +385,12 @@ def solve_cartesian(
     """Exact (event-driven) gradient flow of (W, v) from (W0, v0), sampled at ``times``.
 
     ``balancedness_drift`` = max over samples and j of |c_j(t) - c_j(0)| / max(v_j^2, ||w_j||^2),
-    c_j = v_j^2 - ||w_j||^2 (conserved exactly by GF for any init).
+    c_j = v_j^2 - ||w_j||^2 (conserved exactly by GF for any init). The error in c_j is
+    absolute (about rtol times the neuron's largest size), so for a neuron that shrinks by many
+    orders this relative drift grows and float64 can even flip sign(v_j);
+    ``stats["balancedness_drift_peak"]`` divides by the neuron's peak size instead, and
+    ``stats["shrunk_neurons"]`` lists neurons whose size^2 fell below 1e-8 of their peak (use
+    the polar form for those).
     """
     W0 = np.asarray(W0, dtype=float)
     v0 = np.asarray(v0, dtype=float).reshape(-1)
@@ -362,10 +400,7 @@ def solve_cartesian(
     lt = _pick_log_time(log_time, float(t[-1]))
     form = CartesianForm(field, W0.shape[0], W0.shape[1])
     z0 = form.pack(W0, v0)
-    if atol is None:
-        sizes = np.sqrt(np.sum(W0 * W0, axis=1) + v0 * v0)
-        atol = rtol * float(np.min(sizes[sizes > 0])) if np.any(sizes > 0) else rtol
-    eng = _Engine(form, z0, lt, rtol, np.full(z0.size, float(atol)), progress)
+    eng = _Engine(form, z0, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress)
     start = _time.perf_counter()
     with _single_thread_blas():
         Z = eng.run(t, first_step, max_step)
@@ -374,10 +409,19 @@ def solve_cartesian(
     c0 = v0**2 - np.sum(W0**2, axis=1)
     ww = np.sum(W**2, axis=2)
     c = v**2 - ww
-    drift = float(np.max(np.abs(c - c0) / np.maximum(np.maximum(v**2, ww), np.finfo(float).tiny)))
+    size2 = np.maximum(np.maximum(v**2, ww), np.finfo(float).tiny)
+    drift = float(np.max(np.abs(c - c0) / size2))
+    peak = np.maximum(np.max(size2, axis=0), v0**2 + np.sum(W0**2, axis=1))
     outputs = np.array([field.outputs(W[k], v[k]) for k in range(t.size)])
-    stats = dict(eng.stats, wall_s=_time.perf_counter() - start, log_time=lt, **_loss_stats(field, outputs))
-    params = {"rtol": rtol, "atol": float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
+    stats = dict(
+        eng.stats,
+        wall_s=_time.perf_counter() - start,
+        log_time=lt,
+        balancedness_drift_peak=float(np.max(np.abs(c - c0) / np.maximum(peak, np.finfo(float).tiny))),
+        shrunk_neurons=[int(j) for j in np.nonzero(np.min(size2, axis=0) < 1e-8 * peak)[0]],
+        **_loss_stats(field, outputs),
+    )
+    params = {"rtol": rtol, "atol": "per-neuron" if atol is None else float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
     return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", balancedness_drift=drift, error_estimate=eng.err_sum, stats=stats, params=params)
 
 

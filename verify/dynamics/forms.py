@@ -18,6 +18,21 @@ import numpy as np
 from verify.dynamics.field import NetworkField
 
 
+def _remove_span(V: np.ndarray, j: int, Xa: np.ndarray) -> None:
+    """In place: V[j] minus its orthogonal projection onto span(rows of Xa).
+
+    Skipped when the rows span the whole space (the only common point of the surfaces is 0,
+    which a balanced neuron never reaches: this only happens to a neuron that float64 has
+    already collapsed, and projecting would annihilate it)."""
+    if Xa.shape[0] >= V.shape[1] and np.linalg.matrix_rank(Xa) >= V.shape[1]:
+        return
+    if Xa.shape[0] == 1:
+        x = Xa[0]
+        V[j] -= (x @ V[j]) / (x @ x) * x
+    else:
+        V[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ V[j], rcond=None)[0]
+
+
 class CartesianForm:
     """(W, v) packed as z = [W.ravel(), v]."""
 
@@ -57,11 +72,15 @@ class CartesianForm:
         """||w_j|| (for tolerances on e_ij)."""
         return np.linalg.norm(self.weights(z), axis=1)
 
+    def component_scale(self, z: np.ndarray) -> np.ndarray:
+        """Per component of z, the size ||(w_j, v_j)|| of its neuron (floored at 1e-300)."""
+        W, v = self.unpack(z)
+        size = np.maximum(np.sqrt(np.einsum("hd,hd->h", W, W) + v * v), 1e-300)
+        return np.concatenate([np.repeat(size, self.d), size])
+
     def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
         """In place: w_j <- w_j minus its component in span{x_i : i in rows} (onto e_ij = 0)."""
-        W = self.weights(z)
-        Xa = self.field.X[rows]
-        W[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ W[j], rcond=None)[0]
+        _remove_span(self.weights(z), j, self.field.X[rows])
 
     def normalise(self, z: np.ndarray) -> bool:
         return False
@@ -107,8 +126,7 @@ class PolarForm:
 
     def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
         U = self.directions(z)
-        Xa = self.field.X[rows]
-        U[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ U[j], rcond=None)[0]
+        _remove_span(U, j, self.field.X[rows])
         U[j] /= np.linalg.norm(U[j])
 
     def normalise(self, z: np.ndarray, tol: float = 1e-13) -> bool:

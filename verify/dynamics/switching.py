@@ -12,8 +12,14 @@ alpha) and d1 = d(1) (active side), and |d| <= tol read as 0:
                               (both sides push away, non-unique, seed 004 App. E.4) takes
                               the sigma'(0) = 0 side and is reported as "grazing".
 
+A pair that *arrived* at its surface (a detected crossing) has, physically, its own side
+pushing in: from the inactive side d0 := max(d0, 2 tol), from the active side
+d1 := min(d1, -2 tol), so it crosses or slides but never bounces back (a bounce on a rounding
+-level d would creep back by tau and repeat forever).
+
 Several sliding pairs of one neuron share one linear system for their slopes c (keeping all
-their d = 0); a slope outside [alpha, 1] sends that pair to the side it points at.
+their d = 0; least squares if the surfaces are dependent); a slope outside [alpha, 1] sends
+that pair to the side it points at (an arrived pair keeps sliding at its arrival bound).
 """
 
 from __future__ import annotations
@@ -57,33 +63,67 @@ def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np
     col[rows] = 0.0
     rhs = -(col * g) @ K[:, rows]
     M = K[np.ix_(rows, rows)] * g[rows][None, :]
-    return np.linalg.solve(M, rhs)
+    return np.linalg.lstsq(M, rhs, rcond=None)[0]
 
 
-def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray, alpha: float, max_iter: int = 50) -> tuple[np.ndarray, np.ndarray]:
+def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slopes of every sliding pair, as (i, j, c) arrays.
+
+    A neuron with one sliding pair has c = -sum_{k != i} S_kj g_k K_ki / (g_i K_ii) (vectorised
+    over such neurons); neurons with several go through :func:`sliding_slopes`. Where
+    g_i = 0 the slope is undetermined and the current S_ij is kept.
+    """
+    one = [(int(r[0]), j) for j, r in sliding.items() if r.size == 1]
+    ii = np.array([p[0] for p in one], dtype=int)
+    jj = np.array([p[1] for p in one], dtype=int)
+    own = g[ii] * K[ii, ii]
+    b = np.einsum("kp,k,kp->p", S[:, jj], g, K[:, ii]) - S[ii, jj] * own
+    safe = own != 0.0
+    c = np.where(safe, -b / np.where(safe, own, 1.0), S[ii, jj])
+    I, J, C = [ii], [jj], [c]
+    for j, rows in sliding.items():
+        if rows.size > 1:
+            I.append(rows)
+            J.append(np.full(rows.size, j))
+            C.append(sliding_slopes(S, g, K, j, rows))
+    return np.concatenate(I), np.concatenate(J), np.concatenate(C)
+
+
+def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray, alpha: float, arrival: np.ndarray | None = None, max_iter: int = 50) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jointly settle all on-surface pairs ``rows`` of neuron j.
 
-    Returns (state per row: ACTIVE/INACTIVE/SLIDING, slope per row). Iterates: classify each
-    pair with the others at their current slopes, solve the sliding system, send slopes outside
-    [alpha, 1] to their side, until no pair changes.
+    ``arrival`` (per row): -1 for a pair that reached its surface from the inactive side, +1
+    from the active side, 0 unknown. Having arrived, the pair's own side pushes into the surface
+    whatever rounding says (d0 >= 0, resp. d1 <= 0), so it crosses or slides, never bounces
+    back (a bounce would creep back by tau and loop). Returns (state per row: ACTIVE / INACTIVE /
+    SLIDING, slope per row). Iterates: classify each pair with the others at their current
+    slopes, solve the sliding system, send slopes outside [alpha, 1] to their side (a pair keeps
+    sliding at the bound it arrived from), until no pair changes.
     """
+    arrival = np.zeros(rows.size, dtype=int) if arrival is None else np.asarray(arrival)
     col = S[:, j].copy()
     state = np.full(rows.size, -1)
+    Sj = S.copy()
     for _ in range(max_iter):
-        Sj = S.copy()
         Sj[:, j] = col
-        d0, d1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha)
+        raw0, raw1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha)
+        push = 2.0 * tol + np.finfo(float).tiny
+        d0, d1 = raw0, raw1
+        d0 = np.where(arrival == -1, np.maximum(d0, push), d0)
+        d1 = np.where(arrival == 1, np.minimum(d1, -push), d1)
         new = classify(d0, d1, tol)
         slide = rows[new == SLIDING]
         col[rows[new == ACTIVE]] = 1.0
         col[rows[new == INACTIVE]] = alpha
         if slide.size:
             c = sliding_slopes(Sj, g, K, j, slide) if alpha < 1.0 else np.ones(slide.size)
-            hi, lo = c > 1.0, c < alpha
+            arr = arrival[np.isin(rows, slide)]
+            hi, lo = (c > 1.0) & (arr != 1), (c < alpha) & (arr != -1)
             col[slide] = np.clip(c, alpha, 1.0)
             new[np.isin(rows, slide[hi])] = ACTIVE
             new[np.isin(rows, slide[lo])] = INACTIVE
-        if np.array_equal(new, state):
+        if np.array_equal(new, state) or rows.size == 1:  # one row: its own slope is not in d0, d1
+            state = new
             break
         state = new
-    return state, col[rows]
+    return state, col[rows], repelling(raw0, raw1, tol)
