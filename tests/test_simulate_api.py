@@ -254,3 +254,23 @@ def test_progress_true_runs(capsys) -> None:
     traj = simulate(DS, *scaled(1e-3), 1.0, progress=True)
     assert traj.t_end == 1.0
     assert capsys.readouterr().out == ""
+
+
+def test_progress_callable_sees_time_advance() -> None:
+    seen: list[float] = []
+    simulate(DS, *scaled(1e-3), 2.0, progress=seen.append)
+    assert seen and all(0.0 <= t <= 2.0 for t in seen)
+    assert seen == sorted(seen)
+
+
+def test_progress_callable_can_abort() -> None:
+    class Stop(Exception):
+        pass
+
+    def stop(t: float) -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        simulate(DS, *scaled(1e-3), 2.0, progress=stop)
+    with pytest.raises(Stop):
+        simulate(DS, *scaled(1e-3), 2.0, backend="gd", lr=1e-3, progress=stop)

@@ -71,17 +71,18 @@ def simulate(
     train_v: bool = True,
     batch_size: int | None = None,
     seed: int = 0,
-    log_time: Any = None,
-    progress: bool | None = False,
+    log_time: bool | None = None,
+    progress: bool | None | Callable[..., None] = False,
 ) -> Trajectory:
     """Simulate training of f(x) = sum_j v_j sigma(<w_j, x>) from (W0, v0) up to ``t_end``.
 
     Returns a :class:`Trajectory` sampled at ``times`` (plus ``t_end``; ``[t_end]`` when
     ``times`` is None). ``progress``: True shows a rich progress bar on stderr, None shows
     one only when stderr is a terminal and the run lasts more than a couple of seconds,
-    False never. ``log_time`` is passed to the event-driven backend unchanged. All input
-    problems raise :class:`verify.InputError`. See the module docstring for the scale and
-    form conventions.
+    False never; a callable is called as ``progress(t)`` while the run advances (an
+    exception it raises aborts the run and propagates). ``log_time`` (None: automatic) is
+    passed to the event-driven backend unchanged. All input problems raise
+    :class:`verify.InputError`. See the module docstring for the scale and form conventions.
     """
     ds = _as_dataset(dataset)
     if not isinstance(backend, str) or backend not in BACKENDS:
@@ -107,8 +108,8 @@ def simulate(
 
     chosen = _choose_form(backend, form, W, v, log_eps, bool(train_v))
     field = NetworkField.from_dataset(ds, loss_obj, alpha, bool(train_v))
-    reporter = _Progress(t_end, progress)
-    callback = reporter if reporter.enabled else None
+    reporter = _Progress(t_end, False if callable(progress) else progress)
+    callback = _user_callback(progress) if callable(progress) else (reporter if reporter.enabled else None)
     start = time.perf_counter()
     try:
         traj = _dispatch(backend, chosen, field, W, v, log_eps, grid, rtol, lr, batch_size, int(seed), log_time, callback)
@@ -344,7 +345,7 @@ def _dispatch(
     lr: float | None,
     batch_size: int | None,
     seed: int,
-    log_time: Any,
+    log_time: bool | None,
     progress: Callable[..., None] | None,
 ) -> Trajectory:
     if form == "cartesian" and log_eps is not None:
@@ -418,6 +419,15 @@ class _Progress:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+
+
+def _user_callback(fn: Callable[[float], None]) -> Callable[..., None]:
+    """Adapt a user's progress(t) to the backends' calls (gd passes t_end too)."""
+
+    def call(t: float, *_: Any) -> None:
+        fn(t)
+
+    return call
 
 
 def _stderr_is_tty() -> bool:

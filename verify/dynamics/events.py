@@ -53,6 +53,7 @@ from typing import Callable
 
 import numpy as np
 from scipy.optimize import brentq
+from threadpoolctl import threadpool_limits
 
 from verify.dynamics import crossings, stepper, switching
 from verify.dynamics.field import NetworkField
@@ -343,10 +344,6 @@ class _Engine:
 
 def _single_thread_blas() -> contextlib.AbstractContextManager:
     """All matrices here are tiny: BLAS threads only add overhead (2-3x measured)."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return contextlib.nullcontext()
     return threadpool_limits(1, user_api="blas")
 
 
