@@ -36,7 +36,7 @@ CHECKED = ("P8-lemma2-plain-logistic", "P2-balanced-zero", "S9-t1-n1")
 
 
 def _verify_cmd() -> list[str]:
-    return [str(VERIFY)] if VERIFY.exists() else [sys.executable, "-c", "import sys; from verify.cli import main; sys.exit(main())"]
+    return [str(VERIFY)] if VERIFY.exists() else [sys.executable, "-c", "import sys; from verify.cli.main import main; sys.exit(main())"]
 
 
 # ------------------------------------------------------------------------------------ fixtures
