@@ -97,7 +97,8 @@ BAD = {
     "t_end text": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "soon", "--out", str(f["dir"] / "o.npz")],
     "unknown loss": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--loss", "hinge", "--out", str(f["dir"] / "o.npz")],
     "unknown backend": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--backend", "rk4", "--out", str(f["dir"] / "o.npz")],
-    "backend mp": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--backend", "mp", "--dps", "30", "--out", str(f["dir"] / "o.json")],
+    "backend mp with npz out": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--backend", "mp", "--dps", "30", "--out", str(f["dir"] / "o.npz")],
+    "backend mp dps too small": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--backend", "mp", "--dps", "5", "--out", str(f["dir"] / "o.json")],
     "times not numbers": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--times", "0.1,abc", "--out", str(f["dir"] / "o.npz")],
     "times empty item": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--times", "0.1,,0.2", "--out", str(f["dir"] / "o.npz")],
     "times decreasing": lambda f: [str(f["data"]), "--init", str(f["init"]), "--t-end", "1", "--times", "0.5,0.2", "--out", str(f["dir"] / "o.npz")],
@@ -122,9 +123,16 @@ def test_bad_input_exits_2_with_one_line(files, case: str) -> None:
     assert "Traceback" not in res.stderr and res.stdout == ""
 
 
-def test_backend_mp_says_not_available(files) -> None:
-    res = cli(*BAD["backend mp"](files))
-    assert "not available" in res.stderr
+def test_backend_mp_writes_decimal_strings(files) -> None:
+    out = files["dir"] / "mp.json"
+    res = cli(str(files["data"]), "--init", str(files["init"]), "--t-end", "0.5", "--backend", "mp", "--dps", "40", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    from verify.dynamics.mp import read_json
+
+    traj = read_json(out)
+    assert traj.backend == "mp" and traj.W.shape == (1, 6, 3)
+    text = out.read_text()
+    assert any(len(tok.strip('"-')) > 35 for tok in text.replace(",", " ").split() if tok.strip('"-').replace(".", "").isdigit())
 
 
 def test_parse_times() -> None:

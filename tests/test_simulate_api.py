@@ -72,7 +72,8 @@ BAD_CALLS = [
     ("times 2-D", dict(times=[[0.5, 0.7]]), "1-D"),
     ("unknown loss", dict(loss="hinge"), "unknown loss"),
     ("unknown backend", dict(backend="rk4"), "unknown backend"),
-    ("mp backend", dict(backend="mp"), "not implemented"),
+    ("mp backend dps", dict(backend="mp", dps=3), "dps"),
+    ("mp backend lr", dict(backend="mp", lr=0.1), "lr"),
     ("unknown form", dict(form="spherical"), "unknown form"),
     ("rtol zero", dict(rtol=0.0), "rtol"),
     ("rtol one", dict(rtol=1.0), "rtol"),
@@ -274,3 +275,19 @@ def test_progress_callable_can_abort() -> None:
         simulate(DS, *scaled(1e-3), 2.0, progress=stop)
     with pytest.raises(Stop):
         simulate(DS, *scaled(1e-3), 2.0, backend="gd", lr=1e-3, progress=stop)
+
+
+def test_mp_backend_through_the_api_matches_events() -> None:
+    from verify.data.generators import toy4
+    from verify.model.init import balanced_init
+
+    init = balanced_init(4, 2, eps=1e-3, seed=2)
+    ds = toy4()
+    ref = simulate(ds, init.W, init.v, 4.0, backend="mp", dps=30, times=[1.0, 4.0])
+    got = simulate(ds, init.W, init.v, 4.0, times=[1.0, 4.0], rtol=1e-12)
+    assert ref.backend == "mp" and ref.params["dps"] == 30
+    np.testing.assert_allclose(np.asarray(ref.W, dtype=float), got.W, rtol=0, atol=1e-9 * np.abs(got.W).max())
+    def key(events):  # simultaneous events (toy4 has x_1 = -x_4) may be logged in either order
+        return sorted((round(float(e.t), 9), e.i, e.j, e.kind) for e in events)
+
+    assert key(ref.events) == key(got.events)

@@ -9,7 +9,10 @@ Backends:
   (:mod:`verify.dynamics.gd`); Cartesian only;
 - ``"limit"``: the closed-form eps -> 0 alignment dynamics (claims sheet 004 section 1.11);
   balanced init only, second layer trained; always polar;
-- ``"mp"``: mpmath reference backend, not implemented in this version (InputError).
+- ``"mp"``: the mpmath reference backend (:mod:`verify.dynamics.mp`): Taylor series per mode,
+  events located to full precision, ``dps`` digits (default 30); W0/v0 may be float64, mpmath
+  numbers or decimal strings, and are passed on unrounded. Form: "polar" when ``log_eps`` is
+  given (balanced base), else "cartesian"; W/v come back as object arrays of mpf.
 
 Scale conventions. By default ``W0`` (h, d) and ``v0`` (h,) are the initial weights *already
 scaled by eps*. For eps too small for float64 pass ``log_eps = ln(eps)``: ``W0``, ``v0`` are
@@ -87,11 +90,6 @@ def simulate(
     ds = _as_dataset(dataset)
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if backend == "mp":
-        raise InputError(
-            "backend 'mp' (mpmath) is not implemented in this version of relu-verify; "
-            "use backend 'events' (with log_eps for tiny eps) or 'limit'"
-        )
     if form is not None and form not in FORMS:
         raise InputError(f"unknown form {form!r}; choose one of {', '.join(FORMS)} (or None for automatic)")
     loss_obj = get_loss(loss)
@@ -99,6 +97,8 @@ def simulate(
     t_end = _check_t_end(t_end)
     grid = _time_grid(times, t_end)
     rtol = _check_rtol(rtol)
+    if backend == "mp":
+        return _simulate_mp(ds, W0, v0, grid, loss_obj, alpha, dps, log_eps, form, bool(train_v), lr, batch_size)
     W, v = _check_weights(W0, v0, ds.d)
     lr = _check_backend_options(backend, lr, batch_size, dps, ds.n)
     if log_eps is not None:
@@ -137,6 +137,25 @@ def simulate(
             "dps": dps,
         }
     )
+    return traj
+
+
+def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, alpha: float, dps: Any,
+                 log_eps: Any, form: str | None, train_v: bool, lr: Any, batch_size: Any) -> Trajectory:
+    """Backend "mp": validate the mp-specific options and hand the unrounded weights to solve_mp."""
+    from verify.dynamics.mp import solve_mp
+
+    if lr is not None or batch_size is not None:
+        raise InputError("lr and batch_size apply to backend 'gd' only (got backend 'mp')")
+    digits = 30 if dps is None else dps
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 15 <= digits <= 2000:
+        raise InputError(f"dps must be an integer in [15, 2000], got {dps!r}")
+    chosen = form or ("polar" if log_eps is not None else "cartesian")
+    field = NetworkField.from_dataset(ds, loss, alpha, train_v)
+    traj = solve_mp(field, W0, v0, grid, dps=int(digits), form=chosen,
+                    log_eps=None if log_eps is None else _check_log_eps(log_eps))
+    traj.params.update({"loss": loss.name, "alpha": alpha, "backend": "mp", "form": chosen, "dps": int(digits),
+                        "t_end": float(grid[-1]), "log_eps": None if log_eps is None else float(log_eps)})
     return traj
 
 

@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("data", metavar="DATA", help="dataset: .npz with X, y or .csv with the label last")
     p.add_argument("--init", required=True, metavar="INIT.npz", help="initial weights: .npz with W (h, d) and v (h,)")
     p.add_argument("--t-end", required=True, type=float, metavar="T", help="final time (> 0)")
-    p.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory (.npz)")
-    p.add_argument("--backend", default="events", help="events (default; exact event-driven GF), gd, limit (mp: not yet available)")
+    p.add_argument("--out", required=True, metavar="OUT", help="where to write the trajectory (.npz; .json with decimal strings for --backend mp)")
+    p.add_argument("--backend", default="events", help="events (default; exact event-driven GF), gd, limit, mp (mpmath, --dps digits)")
     p.add_argument("--loss", default="exp", help="exp (default), logistic, logistic2, square")
     p.add_argument("--alpha", type=float, default=0.0, help="leaky-ReLU slope in [0, 1] (default 0)")
     p.add_argument("--rtol", type=float, default=1e-10, help="relative tolerance of the events backend (default 1e-10)")
@@ -66,11 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from verify.data.loaders import load_dataset, load_npz_arrays
     from verify.simulate import simulate
 
-    if args.backend == "mp":
-        raise InputError("--backend mp (mpmath) is not available in this version of relu-verify; use events, gd or limit")
     out = Path(args.out)
-    if out.suffix.lower() != ".npz":
-        raise InputError(f"--out must be a .npz path, got {args.out!r}")
+    wanted = ".json" if args.backend == "mp" else ".npz"
+    if out.suffix.lower() != wanted:
+        raise InputError(f"--out must be a {wanted} path for backend {args.backend!r}, got {args.out!r}")
     if not out.parent.is_dir():
         raise InputError(f"--out: directory {str(out.parent)!r} does not exist")
     times = parse_times(args.times)
@@ -103,7 +102,12 @@ def run(args: argparse.Namespace) -> int:
         progress=True if args.progress else None,
     )
     try:
-        traj.save(out)
+        if args.backend == "mp":
+            from verify.dynamics.mp import write_json
+
+            write_json(traj, out)
+        else:
+            traj.save(out)
     except OSError as exc:
         raise InputError(f"--out: cannot write {str(out)!r} ({exc.strerror or exc})") from None
 
