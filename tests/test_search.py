@@ -110,3 +110,25 @@ def test_search_cli_bad_input(tmp_path, args, fragment):
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and fragment in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_float64_artefact_cleared_by_mp_rerun_is_not_refuted():
+    """A -1e-15 'violation' that only the float64 engine produces is cleared by the 30-digit rerun."""
+
+    def check(run):
+        return Margin(1e-15 if run.trajectory.backend == "mp" else -1e-15, 0.0)
+
+    result = search(_claim(check, over=SMALL, horizon=1.0, id="kink-artefact"), budget=4)
+    assert result.verdict == Verdict.UNKNOWN
+    assert "cleared" in result.reason
+    cx = result.counterexample
+    assert cx["mp_confirmation"] == "cleared" and cx["mp_dps"] == 30
+    assert cx["confirmed_margin"] == -1e-15 and cx["mp_margin"] == 1e-15
+
+
+def test_real_violation_survives_mp_rerun_and_report_shows_both_margins():
+    claim = _claim(lambda run: 1.0 - float(run.W.shape[1]), over=SMALL, horizon=1.0, id="h-le-1-mp")
+    result = search(claim, budget=10)
+    assert result.verdict == Verdict.REFUTED
+    cx = result.counterexample
+    assert cx["mp_confirmation"] == "violated" and cx["mp_margin"] == cx["confirmed_margin"] == -1.0

@@ -26,6 +26,7 @@ from verify.scenarios import Scenario
 from verify.verdicts import Verdict
 
 CONFIRM_RTOL_FACTOR = 1e-3
+MP_DPS = 30  # digits of the high-precision confirmation (issue 5: at least 30)
 
 
 @dataclass
@@ -77,7 +78,7 @@ def _precondition(claim: Claim, run: Run) -> str | None:
     return verdict if isinstance(verdict, str) and verdict else "precondition false"
 
 
-def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None) -> Evaluation:
+def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend: str | None = None) -> Evaluation:
     """Audit, simulate and check one scenario; NumericalError gives status "numerical".
 
     A drawn value that is not a :class:`Scenario` (a scalar, a state) goes to the check as is.
@@ -91,8 +92,8 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None) -> Evalu
             return Evaluation("vacuous", margin=margin, reason=margin.note or "check reported vacuous")
         return Evaluation("ok", margin=margin)
     try:
-        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples, backend=claim.backend,
-                      form=claim.form)
+        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples,
+                      backend=backend or claim.backend, form=claim.form, dps=MP_DPS)
         why = _precondition(claim, run)
         if why is not None:
             return Evaluation("vacuous", reason=why, run=run)
@@ -111,6 +112,20 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None) -> Evalu
 def confirm(claim: Claim, scenario: Scenario) -> Evaluation:
     """Rerun at a 1000x tighter tolerance; the violation must persist beyond the new error estimate."""
     return evaluate(claim, scenario, rtol=max(claim.rtol * CONFIRM_RTOL_FACTOR, 1e-14))
+
+
+def needs_mp_confirmation(claim: Claim, scenario: Any) -> bool:
+    """Trajectory claims on the float64 event engine are re-confirmed with the mp backend.
+
+    Pointwise and symbolic claims have no trajectory; the "limit" backend is a closed form and
+    "gd" is a discrete map, so neither has an mp counterpart.
+    """
+    return isinstance(scenario, Scenario) and claim.horizon is not None and claim.backend == "events"
+
+
+def confirm_mp(claim: Claim, scenario: Scenario) -> Evaluation:
+    """Rerun the scenario with the mpmath backend at MP_DPS digits (the check reads a float64 copy)."""
+    return evaluate(claim, scenario, backend="mp")
 
 
 def _violates(ev: Evaluation) -> bool:
@@ -209,6 +224,7 @@ def search(
             second = confirm(claim, sc)
             if _violates(second):
                 found["counterexample"] = counterexample_record(claim, sc, ev, second)
+                found["scenario"] = sc
                 raise _Violation()
 
     runner = given(claim.over)(probe)
@@ -238,9 +254,8 @@ def search(
     if result.verdict == Verdict.FAILED:
         return result
     if "counterexample" in found:
-        result.verdict = Verdict.REFUTED
         result.counterexample = found["counterexample"]
-        result.reason = "confirmed violation, shrunk by Hypothesis, rechecked at tighter tolerance"
+        result.verdict, result.reason = _high_precision_verdict(claim, found["scenario"], result.counterexample)
     elif result.numerical_failures:
         result.verdict = Verdict.UNKNOWN
         result.reason = f"{result.numerical_failures} run(s) failed numerically (first: {found.get('numerical')})"
@@ -251,6 +266,26 @@ def search(
         result.verdict = Verdict.HOLDS
         result.reason = f"no violation beyond the error estimate in {result.examples} valid example(s)"
     return result
+
+
+def _high_precision_verdict(claim: Claim, scenario: Any, record: dict[str, Any]) -> tuple[Verdict, str]:
+    """REFUTED only if the shrunk counterexample also violates in the mp backend (where one applies)."""
+    base = "confirmed violation, shrunk by Hypothesis, rechecked at 1000x tighter rtol"
+    if not needs_mp_confirmation(claim, scenario):
+        record["mp_confirmation"] = "not applicable (no float64 trajectory to re-integrate)"
+        return Verdict.REFUTED, base
+    ev = confirm_mp(claim, scenario)
+    record["mp_dps"] = MP_DPS
+    record["mp_margin"] = ev.margin.value if ev.margin else None
+    record["mp_margin_error"] = ev.margin.error if ev.margin else None
+    if ev.status != "ok":
+        record["mp_confirmation"] = f"failed: {ev.status} ({ev.reason})"
+        return Verdict.UNKNOWN, f"float64 violation could not be confirmed at {MP_DPS} digits ({ev.status}: {ev.reason})"
+    if _violates(ev):
+        record["mp_confirmation"] = "violated"
+        return Verdict.REFUTED, f"{base} and at {MP_DPS} digits (mp backend)"
+    record["mp_confirmation"] = "cleared"
+    return Verdict.UNKNOWN, f"float64 violation cleared by the {MP_DPS}-digit rerun (margin {ev.margin.value:.3g}): a rounding artefact"
 
 
 def _run_direct(claim: Claim, result: SearchResult, start: float) -> SearchResult:

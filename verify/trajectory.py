@@ -76,6 +76,25 @@ class Trajectory:
         """The transversal crossings (kinds "activate" and "deactivate")."""
         return [e for e in self.events if e.kind in ("activate", "deactivate")]
 
+    def to_float(self, rtol_floor: float = 1e-15) -> "Trajectory":
+        """A float64 copy (for the mp backend: states rounded once; ``params["rtol"]`` and
+        ``error_estimate`` raised to float64's floor, since checks then compute in float64)."""
+
+        def as_float(a: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None else np.asarray(a, dtype=float)
+
+        params = dict(self.params)
+        params["rtol"] = max(float(params.get("rtol") or 0.0), rtol_floor)
+        estimate = float(self.error_estimate)
+        return Trajectory(
+            times=np.asarray(self.times, dtype=float), W=as_float(self.W), v=as_float(self.v),
+            events=[Event(float(e.t), e.i, e.j, e.kind, e.direction) for e in self.events],
+            backend=self.backend, r=as_float(self.r), U=as_float(self.U), log_eps=self.log_eps,
+            balancedness_drift=float(self.balancedness_drift),
+            error_estimate=max(estimate if np.isfinite(estimate) else rtol_floor, 0.1 * rtol_floor),
+            stats=dict(self.stats), params=params,
+        )
+
     def save(self, path: str | Path) -> None:
         """Write ``.npz``: t, W, v (+ r, U when polar) and the event table ev_t, ev_i, ev_j, ev_kind, ev_dir."""
         arrays: dict[str, Any] = {

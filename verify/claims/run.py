@@ -117,8 +117,12 @@ def sample_times(t_end: float, count: int) -> np.ndarray:
 
 
 def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: int = 64, backend: str = "events",
-            form: str | None = None) -> Run:
-    """Audit the scenario, resolve the horizon and simulate (balanced inits in log-eps form)."""
+            form: str | None = None, dps: int = 30) -> Run:
+    """Audit the scenario, resolve the horizon and simulate (balanced inits in log-eps form).
+
+    Backend "mp" runs the mpmath backend at ``dps`` digits and hands the check a float64 copy
+    of its trajectory (:meth:`Trajectory.to_float`).
+    """
     init = scenario.init
     ds = scenario.dataset
     report = audit(ds, init.W0, init.v0, log_eps=init.log_eps, alpha=scenario.alpha)
@@ -127,10 +131,13 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     if t_end is None:
         return Run(scenario, report, field, None, None if horizon is None else math.nan)
     times = sample_times(t_end, samples)
+    options: dict[str, Any] = {"dps": dps} if backend == "mp" else {"rtol": rtol}
     if init.balanced:
         traj = simulate(ds, init.W0, init.v0, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
-                        rtol=rtol, log_eps=init.log_eps, backend=backend, form=form)
+                        log_eps=init.log_eps, backend=backend, form=form, **options)
     else:
         traj = simulate(ds, init.W, init.v, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
-                        rtol=rtol, backend=backend, form=form)
+                        backend=backend, form=form, **options)
+    if backend == "mp":
+        traj = traj.to_float()
     return Run(scenario, report, field, traj, t_end)

@@ -175,6 +175,11 @@ def witness_summary(cx: dict[str, Any]) -> str:
         parts.append(str(cx["note"]))
     if cx.get("margin") is not None:
         parts.append(f"margin {fmt(cx.get('margin'), 4)} (confirmed {fmt(cx.get('confirmed_margin'), 4)})")
+    if cx.get("mp_confirmation"):
+        mp = f"{cx.get('mp_dps')}-digit rerun: {cx['mp_confirmation']}"
+        if cx.get("mp_margin") is not None:
+            mp += f", margin {fmt(cx.get('mp_margin'), 4)}"
+        parts.append(mp)
     return "; ".join(parts) or "-"
 
 
