@@ -181,6 +181,7 @@ class State:
     r: np.ndarray | None = None
     U: np.ndarray | None = None
     params: dict[str, Any] = dc_field(default_factory=dict)
+    signs: np.ndarray | None = None  # s_j, kept explicitly where v = s e^r underflows
 
     @property
     def field(self) -> NetworkField:
@@ -188,7 +189,7 @@ class State:
 
     @property
     def s(self) -> np.ndarray:
-        return np.sign(self.v)
+        return np.sign(self.v) if self.signs is None else self.signs
 
     def to_dict(self) -> dict[str, Any]:
         out = {"X": self.dataset.X.tolist(), "y": self.dataset.y.tolist(), "W": self.W.tolist(), "v": self.v.tolist(),
@@ -196,6 +197,7 @@ class State:
         if self.r is not None:
             out["r"] = self.r.tolist()
             out["U"] = self.U.tolist()
+            out["s"] = self.s.tolist()
         return out
 
     @classmethod
@@ -203,8 +205,10 @@ class State:
         """Inverse of :meth:`to_dict` (``verify search ID --replay`` passes the stored JSON)."""
         r = np.asarray(data["r"], float) if data.get("r") is not None else None
         U = np.asarray(data["U"], float) if data.get("U") is not None else None
+        signs = np.asarray(data["s"], float) if data.get("s") is not None else None
         return cls(Dataset(np.asarray(data["X"], float), np.asarray(data["y"], float), name="replay"), np.asarray(data["W"], float),
-                   np.asarray(data["v"], float), str(data.get("loss", "exp")), float(data.get("alpha", 0.0)), r, U, dict(data.get("params", {})))
+                   np.asarray(data["v"], float), str(data.get("loss", "exp")), float(data.get("alpha", 0.0)), r, U,
+                   dict(data.get("params", {})), signs)
 
 
 def as_state(value: Any) -> State:
@@ -216,7 +220,7 @@ def polar_state(ds: Dataset, r: np.ndarray, U: np.ndarray, s: np.ndarray, loss: 
     """A balanced State from its polar form: w_j = e^{r_j} u_j, v_j = s_j e^{r_j}."""
     U = U / np.linalg.norm(U, axis=1, keepdims=True)
     e = np.exp(r)
-    return State(ds, e[:, None] * U, s * e, loss, alpha, np.asarray(r, float), U, params)
+    return State(ds, e[:, None] * U, s * e, loss, alpha, np.asarray(r, float), U, params, np.asarray(s, float))
 
 
 @st.composite
@@ -1453,6 +1457,117 @@ P4_A1 = Claim(
 )
 
 
+# ------------------------------------------------------------- Lemmas 1 and 4 at the paper's own eps
+# Float64 flushes f ~ eps^2 to 0 below eps ~ 1e-154, which would make both sides of (9)/(11)
+# vanish; these versions evaluate the error term and the bound in mpmath from the polar state
+# (verify.dynamics.mp.small_init_terms) and compare their logarithms.
+
+MP_DIGITS = 30
+LOG_MARGIN_ERROR = 1e-12  # log-domain rounding of a 30-digit evaluation, with a float64 state
+
+
+@st.composite
+def theorem_scale_states(draw: st.DrawFn, losses: tuple[str, ...] = ("exp", "logistic2")) -> State:
+    """Balanced states at eps = exp(-L), L in {1000, 2000, ..., 10000}: r_j = -L + O(1) offsets."""
+    base = draw(states(h=(1, 4), balanced=(True,), scale_decades=(0, 0), losses=losses))
+    decades = draw(st.integers(min_value=1, max_value=10))
+    log_eps = -1000.0 * decades
+    return polar_state(base.dataset, base.r + log_eps, base.U, base.s, base.loss, base.alpha,
+                       {**base.params, "log_eps": log_eps})
+
+
+def lemma4_theorem_scale(state: State) -> Margin:
+    """EA-C2 at theorem scale: max_j log LHS_j <= log(2 n X_max max_i |f(x_i)|), both in mpmath."""
+    from verify.dynamics.mp import small_init_terms
+
+    state = as_state(state)
+    terms = small_init_terms(state.field, state.r, state.U, state.s, dps=MP_DIGITS)
+    if terms["log_max_abs_f"] == -math.inf:
+        return Margin(0.0, 0.0, "f = 0 (every neuron dead): nothing to compare", vacuous=True)
+    lhs = max(float(v) for v in terms["log_lemma4_lhs"])
+    rhs = float(terms["log_lemma4_rhs"])
+    return Margin(rhs - lhs, LOG_MARGIN_ERROR * max(1.0, abs(rhs)), f"log LHS {lhs:.6g} vs log bound {rhs:.6g}")
+
+
+C2_THEOREM = Claim(
+    id="EA-C2-theorem-scale",
+    source=f"{SEED} Lemma 4, eq. (11), at eps = exp(-1e3 .. -1e4)",
+    statement="Lemma 4 at the paper's own eps: log || d/dt u_j - s_j P x_a || <= log(2 n X_max max|f|), with f ~ eps^2 "
+              "evaluated in mpmath (float64 flushes it to 0)",
+    check=lemma4_theorem_scale,
+    over=theorem_scale_states(),
+    assumptions=("balanced state", "exp or 2x logistic loss (Lemma 2)"),
+    tags=("pointwise", "theorem-scale", "mp"),
+)
+
+P8_C2_THEOREM = Claim(
+    id="P8-C2-theorem-scale",
+    source=f"{SEED} Lemma 4 with the main-text logistic at eps = exp(-1e3 .. -1e4) (sheet P8)",
+    statement="PLANTED: Lemma 4 for l = log(1 + exp(-y yhat)) at theorem-scale eps: the error stays ~ (1/2)||P x_a||",
+    check=lemma4_theorem_scale,
+    over=theorem_scale_states(losses=("logistic",)),
+    expected=Verdict.REFUTED,
+    assumptions=("plain logistic loss (drops Lemma 2)",),
+    tags=("pointwise", "theorem-scale", "mp", "planted"),
+)
+
+
+def lemma1_theorem_scale(run) -> Margin:
+    """EA-C3 at theorem scale: at every sample t <= T(eps), log max_j LHS_j <= log B1,
+    B1 = 4 eps n sqrt(h) X_max^2 W_max^2; LHS from the sampled polar state, evaluated in mpmath.
+    Error: the log-domain rounding plus 4 x the state error (LHS ~ exp(2 r) moves by 2 delta r)."""
+    from verify.dynamics.mp import small_init_terms
+
+    a = run.audit
+    fo = run.field
+    log_b1 = math.log(4.0) + run.log_eps + math.log(fo.n) + 0.5 * math.log(run.init.h) + 2.0 * math.log(a.X_max) \
+        + 2.0 * math.log(a.W_max)
+    t = pat.sample_times(run)
+    U, r = pat.directions(run), pat.log_norms(run)
+    s = pat.signs(run)
+    worst, at = -math.inf, 0.0
+    for k in np.flatnonzero(t <= a.T_eps * (1.0 + 1e-12)):
+        terms = small_init_terms(fo, r[k], U[k], s, dps=MP_DIGITS)
+        lhs = max(float(v) for v in terms["log_lemma4_lhs"])
+        if lhs > worst:
+            worst, at = lhs, float(t[k])
+    if worst == -math.inf:
+        return Margin(0.0, 0.0, "no neuron active at any sample", vacuous=True)
+    error = LOG_MARGIN_ERROR * abs(log_b1) + 4.0 * pat.state_error(run)
+    return Margin(log_b1 - worst, error, f"max log LHS {worst:.6g} at t = {at:.4g} vs log B1 = {log_b1:.6g}")
+
+
+@st.composite
+def theorem_scale_scenarios(draw: st.DrawFn) -> Scenario:
+    """Balanced scenarios at eps = exp(-L), L in {400, 800, ..., 4000} (below float64's range)."""
+    ds, dparams = draw(datasets(n=(2, 5), d=(2, 3)))
+    width = draw(st.integers(min_value=2, max_value=4))
+    log_eps = -400.0 * draw(st.integers(min_value=1, max_value=10))
+    init_seed = draw(SEEDS)
+    params = {**dparams, "init": "balanced", "h": width, "log_eps": log_eps, "init_seed": init_seed, "loss": "exp", "alpha": 0.0}
+    return Scenario(ds, balanced_init(width, ds.d, log_eps=log_eps, seed=init_seed), "exp", 0.0, params)
+
+
+def theorem_scale_horizon(scenario: Scenario, report) -> float | None:
+    """min(T(eps), 20): Lemma 1 speaks about t <= T(eps); 20 covers the alignment phase of these sizes."""
+    return None if report.T_eps is None or report.T_eps <= 0 else min(report.T_eps, 20.0)
+
+
+C3_THEOREM = Claim(
+    id="EA-C3-theorem-scale",
+    source=f"{SEED} Lemma 1, eq. (9), at eps = exp(-1e3 .. -1e4)",
+    statement="Lemma 1 at the paper's own eps along the polar trajectory: log || d/dt u_j - s_j P x_a || <= "
+              "log(4 eps n sqrt(h) X_max^2 W_max^2) for t <= T(eps), evaluated in mpmath",
+    check=lemma1_theorem_scale,
+    over=theorem_scale_scenarios(),
+    horizon=theorem_scale_horizon,
+    samples=16,
+    precondition=lemma3_hypotheses,
+    assumptions=("eps <= eps_L3 and T(eps) > 0 (precondition)", "balanced init (3)", "exp loss"),
+    tags=("theorem-scale", "mp"),
+)
+
+
 SECTIONS_A_D: list[Claim] = [
     A3, P1A_A3, P10_A3, P5_A3, P4_A3, P4_A1,
     A4, P1A_A4, P1B_A4, P3_A4, P5_A4,
@@ -1460,7 +1575,7 @@ SECTIONS_A_D: list[Claim] = [
     A6, P10_A6,
     P5_A1,
     B2, P8_B2, B3, B4,
-    C1, C2, P8_C2, P5_C2_RELU, P5_C2, C3, P8_C3,
+    C1, C2, P8_C2, P5_C2_RELU, P5_C2, C3, P8_C3, C2_THEOREM, P8_C2_THEOREM, C3_THEOREM,
     D1, P1_D1, D2, D3, D4, P6_D4, P1_D4, D5, D5_TIGHT, D6, D7,
 ]
 CLAIMS += SECTIONS_A_D

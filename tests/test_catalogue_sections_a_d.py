@@ -220,3 +220,17 @@ def test_pointwise_cases_replay_from_json():
     assert cat.eq46_margin()(again).value == cat.eq46_margin()(st_).value
     case = cat.GeometryCase(gen.toy4(0.3), 7)
     assert cat.lemma8_margin(0.999)(json.loads(json.dumps(case.to_dict()))).value == cat.lemma8_margin(0.999)(case).value
+
+
+def test_theorem_scale_needs_mp_float64_flushes_f_to_zero():
+    """At eps = exp(-1e4) float64 gives f = 0 (both sides of Lemma 4 vanish); mpmath keeps log|f| ~ 2 log eps."""
+    from hypothesis import find
+
+    from verify.dynamics.mp import small_init_terms
+
+    state = find(cat.theorem_scale_states(), lambda st_: st_.params["log_eps"] == -10000.0 and st_.s[0] > 0)
+    assert np.all(state.field.polar_outputs(state.r, state.U, state.s) == 0.0)
+    terms = small_init_terms(state.field, state.r, state.U, state.s, dps=30)
+    log_f = float(terms["log_max_abs_f"])
+    assert -20000.0 - 20.0 < log_f < -20000.0 + 20.0
+    assert cat.lemma4_theorem_scale(state).value > 0.0
