@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import properties.min2024_early_alignment as cat
+import properties.min2024_early_alignment.sections_a_d as cat
 from verify.claims import patterns as pat
 from verify.claims.run import execute
 from verify.data import generators as gen
