@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 
 from verify.audit import audit as audit_data
+from verify.claims import patterns as pat
 from verify.claims import theorem_measures as tm
 from verify.claims.model import Claim, Margin
 from verify.data import generators as gen
@@ -159,7 +160,7 @@ def eq29_margin(reading: str):
         lf, labs = lf[keep], labs[keep]
         worst = float(np.max(lf))
         k = np.unravel_index(int(np.argmax(lf)), lf.shape)
-        err = tm.state_error(run)
+        err = pat.state_error(run)
         # relative error of |f| <= 3 err sum|terms|/|f| (r and u each off by err), plus rounding
         rel = 3.0 * err * float(np.exp(min(labs[k] - lf[k], 700.0))) if math.isfinite(lf[k]) else 0.0
         value = math.log(fstar) - worst
@@ -292,7 +293,7 @@ def part1_at(time_of):
                 worst = m
                 note = (f"t = {t[k]:.6g}: neuron {j} (s = {int(s[j]):+d}, initially active on own class: {bool(own[j])}) "
                         f"is in {tm.region_of(run.X, run.y, U[k, j])}, margin {m:.6g}")
-        return Margin(worst, tm.state_error(run) + tm.SURFACE_RTOL, note)
+        return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note)
 
     return check
 
@@ -357,7 +358,7 @@ def lemma13_margin(run) -> Margin:
     a = run.audit
     val = R[keep] - R[0][None] + 2.0 * a.n * a.X_max * t[keep][:, None]
     k, j = np.unravel_index(int(np.argmin(val)), val.shape)
-    err = 2 * tm.state_error(run) + 1e-15 * float(np.max(np.abs(R[keep])))
+    err = 2 * pat.state_error(run) + 1e-15 * float(np.max(np.abs(R[keep])))
     return Margin(float(val[k, j]), err, f"min at t = {t[keep][k]:.6g}, neuron {j}: r - r0 = {R[keep][k, j] - R[0, j]:.6g}")
 
 
@@ -386,7 +387,7 @@ def decoupling_margin(run) -> Margin:
     for rows, cols in ((pos, ~vp), (neg, ~vm)):
         if rows.any() and cols.any():
             worst = max(worst, float(np.max(P[:, rows][:, :, cols])))
-    return Margin(-worst, tm.state_error(run) + tm.SURFACE_RTOL,
+    return Margin(-worst, pat.state_error(run) + tm.SURFACE_RTOL,
                   f"{int(keep.sum())} samples after t1_emp = {t1e:.6g}; max leaked pre-activation {worst:.3g}")
 
 
@@ -407,7 +408,7 @@ def norms_after_t2_margin(run) -> Margin:
     keep = t >= t2
     lvl = -math.log(4.0 * run.audit.X_max)
     vals = [float(np.min(logsumexp(2.0 * R[keep][:, g], axis=1))) - lvl for g in (vp, vm)]
-    return Margin(min(vals), 2 * tm.state_error(run) + 1e-13,
+    return Margin(min(vals), 2 * pat.state_error(run) + 1e-13,
                   f"t2 in ({max(br['plus'][0], br['minus'][0]):.6g}, {t2:.6g}]; min ln-margins (+, -) = {vals[0]:.4g}, {vals[1]:.4g}")
 
 
@@ -421,7 +422,7 @@ def loss_rate_margin(run) -> Margin:
     keep = t >= t2
     tt, FF = t[keep], F[keep]
     logL = np.array([run.field.loss.log_total(run.y, f) for f in FF])
-    ferr = tm.output_error(run.X, R[keep], tm.state_error(run))
+    ferr = tm.output_error(run.X, R[keep], pat.state_error(run))
     la = math.log(run.audit.alpha_rate)
     worst, note, err = math.inf, "fewer than two samples after t2", 0.0
     for a in range(tt.size - 1):
@@ -507,7 +508,7 @@ def invariance_margin(run) -> Margin:
             note = f"group V~{name} ({idx.size} neurons) from t = {t[ref]:.4g}: max relative drift {worst:.3g}"
     if used == 0:
         return Margin(0.0, 0.0, note, vacuous=True)
-    return Margin(-worst, 4.0 * tm.state_error(run), note)
+    return Margin(-worst, 4.0 * pat.state_error(run), note)
 
 
 def _stable_rank_margins(run, R, U) -> np.ndarray:
@@ -528,7 +529,7 @@ def stable_rank_margin(run) -> Margin:
     keep = t >= t1e
     m = _stable_rank_margins(run, R[keep], U[keep])
     k = int(np.argmin(m))
-    return Margin(float(m[k]), 4 * tm.state_error(run) + 1e-12,
+    return Margin(float(m[k]), 4 * pat.state_error(run) + 1e-12,
                   f"{int(keep.sum())} samples after t1_emp = {t1e:.4g}; min ln-margin {m[k]:.4g} at t = {t[keep][k]:.4g}")
 
 
@@ -545,7 +546,7 @@ def asymptotic_rank_margin(run) -> Margin:
     growth = 0.5 * (l2_end - l2_t2)
     rank = _stable_rank_margins(run, R[-1:], U[-1:])[0]
     sr = math.exp(lf_end - l2_end)
-    return Margin(min(growth, rank), 4 * tm.state_error(run) + 1e-12,
+    return Margin(min(growth, rank), 4 * pat.state_error(run) + 1e-12,
                   f"ln||W||_2 grows by {growth:.4g} from t2 ~ {t2:.4g} to t = {t[-1]:.4g}; stable rank at the end {sr:.6g}")
 
 

@@ -281,13 +281,16 @@ def monotone_increments(a: np.ndarray, r: np.ndarray) -> np.ndarray:
 def state_error(run: Any, safety: float = 10.0) -> float:
     """Relative (Cartesian) or absolute-in-(r, u) (polar) error scale of the sampled states.
 
-    ``safety * (rtol + error_estimate)``, where ``error_estimate`` is the engine's sum of
+    Event engine: ``safety * (rtol + error_estimate)``, where ``error_estimate`` is the engine's sum of
     accepted local error estimates (an indicator, not a bound: hence the safety factor).
     Pointwise runs (no trajectory) have no integration error: 0.
     """
     traj = run.trajectory
     if traj is None:
         return 0.0
+    if traj.backend == "limit":
+        # closed form: rounding only, growing with tau = k t (k <= sum_i ||x_i||)
+        return 1e-13 * max(1.0, float(traj.times[-1]) * float(np.sum(run.field.norms)))
     est = float(traj.error_estimate)
     rtol = float(traj.params.get("rtol", 1e-10))
     return safety * (rtol + (est if np.isfinite(est) else rtol))

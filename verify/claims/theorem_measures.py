@@ -6,8 +6,7 @@ applies at theorem-scale eps (1e-4000) where the Cartesian weights and outputs u
 - :func:`polar_samples` - (times, r, U, s) including the exact initial state at t = 0;
 - :func:`log_outputs` - ln|f(x_i)| and sign(f(x_i)) by a signed log-sum-exp, plus ln of the
   absolute sum (the conditioning of f, used in error estimates);
-- :func:`state_error` - the absolute error level of r and U of a run (derived from rtol and the
-  engine's accumulated local-error estimate; float64 rounding for the closed-form limit engine);
+- (the error level of a run's states is :func:`verify.claims.patterns.state_error`);
 - :func:`preact` / :func:`region_margins` - signed distances to S+, S-, S_dead (boundary inactive);
 - :func:`pattern_history` / :func:`alignment_time` - the exact per-neuron activation patterns
   from the event log (or the limit engine's history) and the empirical t1;
@@ -68,17 +67,6 @@ def polar_samples(run: Any, include_initial: bool = True) -> tuple[np.ndarray, n
         R = np.concatenate([r0[None], R])
         U = np.concatenate([U0[None], U])
     return t, R, U, s
-
-
-def state_error(run: Any) -> float:
-    """Absolute error level of the sampled (r, U): 10 (accumulated local error + rtol) for the
-    event engine (atol = rtol in r - r(0) and in u, sheet 3.3), float64 rounding for the limit engine."""
-    traj = run.trajectory
-    if traj is None or traj.backend == "limit":
-        return 1e-13
-    rtol = float(traj.params.get("rtol", 1e-10))
-    est = float(traj.error_estimate) if math.isfinite(traj.error_estimate) else rtol
-    return 10.0 * (est + rtol)
 
 
 def preact(X: np.ndarray, U: np.ndarray) -> np.ndarray:
