@@ -288,7 +288,7 @@ def state_error(run: Any, safety: float = 10.0) -> float:
     traj = run.trajectory
     if traj is None:
         return 0.0
-    if traj.backend == "limit":
+    if getattr(traj, "backend", "events") == "limit":
         # closed form: rounding only, growing with tau = k t (k <= sum_i ||x_i||)
         return 1e-13 * max(1.0, float(traj.times[-1]) * float(np.sum(run.field.norms)))
     est = float(traj.error_estimate)
