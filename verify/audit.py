@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ import numpy as np
 from verify import geometry
 from verify.data.dataset import Dataset
 from verify.errors import InputError
+from verify.jsonable import jsonable
 from verify.exact import EXACT_BUDGET, exact_affordable, exact_sign_structure, near_zero_pairs
 from verify.model.init import Initialization, resolve_log_eps
 
@@ -259,36 +259,9 @@ class Audit:
         Arrays become lists, tuples lists, Findings/Errata dicts. Non-finite floats become the
         strings "inf", "-inf", "nan"; undefined quantities are null (reason under "na").
         """
-        out = {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
-        out["delta_t"] = None if self.delta_t_coef is None else {str(k): _jsonable(self.delta_t(k)) for k in sorted({1, self.n})}
+        out = {f.name: jsonable(getattr(self, f.name)) for f in fields(self)}
+        out["delta_t"] = None if self.delta_t_coef is None else {str(k): jsonable(self.delta_t(k)) for k in sorted({1, self.n})}
         return out
-
-
-def _jsonable(obj: Any) -> Any:
-    if obj is None or isinstance(obj, str):
-        return obj
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        f = float(obj)
-        if math.isnan(f):
-            return "nan"
-        if math.isinf(f):
-            return "inf" if f > 0 else "-inf"
-        return f
-    if isinstance(obj, Fraction):
-        return str(obj)
-    if isinstance(obj, np.ndarray):
-        return [_jsonable(v) for v in obj.tolist()]
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (Finding, Erratum)):
-        return {f.name: _jsonable(getattr(obj, f.name)) for f in fields(obj)}
-    raise TypeError(f"cannot serialise {type(obj).__name__}")
 
 
 def _sign_structure(ds: Dataset) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from verify.claims.model import Claim, Margin, as_margin
 from verify.claims.run import Run, execute
 from verify.errors import InputError, NumericalError
+from verify.jsonable import jsonable
 from verify.scenarios import Scenario
 from verify.verdicts import Verdict
 
@@ -136,7 +137,7 @@ def counterexample_record(claim: Claim, scenario: Any, first: Evaluation, second
     """The JSON record of a confirmed counterexample (DESIGN.md section 6)."""
     run = second.run or first.run
     if not isinstance(scenario, Scenario):
-        return {"X": [], "y": [], "W0": [], "v0": [], "value": _jsonable(scenario), "params": {"t_end": 0.0, "horizon": None},
+        return {"X": [], "y": [], "W0": [], "v0": [], "value": jsonable(scenario), "params": {"t_end": 0.0, "horizon": None},
                 "margin": first.margin.value if first.margin else None,
                 "margin_error": first.margin.error if first.margin else None,
                 "confirmed_margin": second.margin.value if second.margin else None,
@@ -158,18 +159,6 @@ def counterexample_record(claim: Claim, scenario: Any, first: Evaluation, second
     record["confirm_rtol"] = max(claim.rtol * CONFIRM_RTOL_FACTOR, 1e-14)
     record["note"] = (second.margin.note if second.margin else "") or (first.margin.note if first.margin else "")
     return record
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if isinstance(value, (int, float, str, bool)) or value is None:
-        return value
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    return repr(value)
 
 
 def _database(path: str | Path | None) -> ExampleDatabase | None:

@@ -12,7 +12,6 @@ W0, v0, params and ``replay``). The JSON Schema is :data:`verify.report.schema.S
 from __future__ import annotations
 
 import json
-import math
 import platform
 import subprocess
 import sys
@@ -20,18 +19,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
+from verify.jsonable import jsonable
 from verify.search import SearchResult
 from verify.verdicts import Verdict
 
 REPORT_VERSION = "1.1"  # 1.1: claim entries carry definition_hash (see verify/report/obsolete.py)
-
-
-def _finite_or_text(value: float) -> float | str | None:
-    if value is None:
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
 
 
 def git_commit() -> str | None:
@@ -78,8 +70,8 @@ def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, An
             "examples": result.examples,
             "vacuous": result.vacuous,
             "numerical_failures": result.numerical_failures,
-            "min_margin": _finite_or_text(result.min_margin),
-            "min_margin_error": _finite_or_text(result.min_margin_error),
+            "min_margin": jsonable(result.min_margin),
+            "min_margin_error": jsonable(result.min_margin_error),
             "time_s": round(result.time_s, 4),
             "example_time_s": _timing(result.example_times),
             "reason": result.reason,
