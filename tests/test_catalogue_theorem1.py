@@ -173,3 +173,128 @@ def test_scenario_eps_offset_and_bad_mode():
         scenario(eps="tiny")
     with pytest.raises(InputError):
         scenario(eps="required", eps_offset=-1.0)
+
+
+# --------------------------------------------------------------------------- section-2 completions: known answers
+
+
+def test_path_travel_time_arrival_and_dead_bound():
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    P = tm.Piece
+    hist = [P(0.0, 1.0, frozenset({2, 3})), P(1.0, 1.5, frozenset({0, 2, 3})), P(1.5, 1.5, frozenset({0, 2, 3}), True),
+            P(1.5, 2.0, frozenset({0, 2})), P(2.0, 9.0, frozenset({0, 1}))]
+    t_arr, before = tm.arrival(hist, frozenset({0, 1}))
+    assert t_arr == 2.0 and len(before) == 4
+    assert [tm.path_counts(p.active, y) for p in before] == [(0, 2), (1, 2), (1, 2), (1, 1)]
+    # vertices (0,2), (1,2), (1,1): 12/2 + 12/3 + 12/2 (the repeated (1,2) piece counts once)
+    assert tm.path_travel_time(before, 12.0) == pytest.approx(16.0)
+    assert tm.path_travel_time([P(0.0, 1.0, frozenset())], 12.0) == math.inf
+    assert tm.arrival(hist, frozenset({1})) == (math.inf, hist)
+    assert tm.dead_path_bound(3, 6.0) == pytest.approx(11.0)
+    assert tm.dead_path_bound(0, 6.0) == 0.0
+    assert tm.class_patterns(y) == (frozenset({0, 1}), frozenset({2, 3}))
+
+
+def test_first_exceed_brackets():
+    t = np.array([0.0, 1.0, 2.0, 4.0])
+    assert tm.first_exceed(t, np.array([0.0, 0.1, 0.3, 0.9]), 0.25) == (1.0, 2.0)
+    assert tm.first_exceed(t, np.array([0.0, 0.1, 0.3, 0.9]), 0.25, t_from=1.5) == (1.5, 2.0)
+    assert tm.first_exceed(t, np.array([0.5, 0.1, 0.3, 0.9]), 0.25) == (0.0, 0.0)
+    assert tm.first_exceed(t, np.zeros(4), 0.25) == (math.inf, math.inf)
+
+
+def test_log_sv2_matches_svd_and_scales():
+    rng = np.random.default_rng(1)
+    W = rng.standard_normal((4, 3))
+    r = np.log(np.linalg.norm(W, axis=1))
+    U = W / np.exp(r)[:, None]
+    sv = np.linalg.svd(W, compute_uv=False)
+    top, tail = tm.log_sv2(r, U)
+    assert top == pytest.approx(2 * math.log(sv[0]))
+    assert tail == pytest.approx(math.log(np.sum(sv[1:] ** 2)))
+    assert tm.log_sv2(r - 3000.0, U)[1] == pytest.approx(tail - 6000.0)
+    # ||W||_F^2 - ||W||_2^2 = sum_{k>=2} sigma_k^2 with no cancellation for a near rank-one W
+    u = np.array([1.0, 0.0, 0.0])
+    U2 = np.array([u, [1.0, 1e-9, 0.0]])
+    U2 /= np.linalg.norm(U2, axis=1)[:, None]
+    assert tm.log_sv2(np.zeros(2), U2)[1] == pytest.approx(math.log(0.5e-18), rel=1e-6)
+    assert tm.log_sv2(np.array([0.3]), u[None])[1] == -math.inf
+
+
+def test_refined_aligning_vector_at_zero_outputs():
+    ds = gen.toy4()
+    g = ds.y.copy()  # f = 0: g_i = y_i (exp loss)
+    ip, im = np.flatnonzero(ds.y > 0), np.flatnonzero(ds.y < 0)
+    assert np.allclose(tm.refined_aligning_vector(ds.X, g, ip), ds.x_plus)
+    assert np.allclose(tm.refined_aligning_vector(ds.X, g, im), ds.x_minus)
+    assert tm.cosines(ds.x_plus, ds.x_plus[None])[0] == pytest.approx(1.0)
+    # g_i in [1/2, 3/2]: cos(x+, x~_a) >= 1/3 (sheet S10)
+    xa = tm.refined_aligning_vector(ds.X, np.array([0.5, 1.5, -1.0, -1.0]), ip)
+    assert tm.cosines(ds.x_plus, xa[None])[0] >= 1.0 / 3.0
+
+
+def test_loss_rate_terms_is_minus_grad_norm():
+    ds = gen.orthogonally_separable(2, 2, 3, 0.6, seed=3)
+    fld = NetworkField.from_dataset(ds)
+    rng = np.random.default_rng(5)
+    W, v = 0.7 * rng.standard_normal((4, 3)), 0.9 * rng.standard_normal(4)  # unbalanced
+    f = fld.outputs(W, v)
+    ldot, norm2, mag = tm.loss_rate_terms(fld, W, v, f)
+    assert ldot == pytest.approx(-norm2, rel=1e-12) and ldot < 0 and mag >= abs(ldot)
+    Wd, vd = fld.cartesian(W, v, fld.mode(ds.X @ W.T))
+    hstep = 1e-6
+    Lp = fld.loss.total(ds.y, fld.outputs(W + hstep * Wd, v + hstep * vd))
+    Lm = fld.loss.total(ds.y, fld.outputs(W - hstep * Wd, v - hstep * vd))
+    assert (Lp - Lm) / (2 * hstep) == pytest.approx(-norm2, rel=1e-6)
+    # scale-free: the scaled state with the true outputs gives the c^2-scaled terms
+    l2, n2, _ = tm.loss_rate_terms(fld, 0.5 * W, 0.5 * v, f)
+    assert l2 == pytest.approx(0.25 * ldot) and n2 == pytest.approx(0.25 * norm2)
+
+
+def test_scaled_states_polar_and_cartesian_agree():
+    from verify.scenarios import Scenario
+
+    ds = gen.orthogonally_separable(2, 1, 2, 0.7, seed=1)
+    sc = Scenario(ds, balanced_init(3, 2, log_eps=math.log(1e-2), seed=2))
+    a = tm.scaled_states(execute(sc, 3.0, form="polar"))
+    b = tm.scaled_states(execute(sc, 3.0, form="cartesian"))
+    assert np.allclose(a["t"], b["t"])
+    assert np.allclose(a["f"], b["f"], rtol=1e-7, atol=1e-12)
+    assert np.allclose(a["lnc"], b["lnc"], atol=1e-7)
+    assert np.allclose(a["W"], b["W"], atol=1e-7) and np.allclose(a["v"], b["v"], atol=1e-7)
+    assert np.all(a["f_err"] >= 0) and np.all(b["f_err"] >= 0)
+
+
+def test_e4_irregular_solution_known_answers():
+    from properties.min2024_early_alignment.theorem1 import e4_irregular, e4_residual
+    from scipy.integrate import quad
+
+    state, a = e4_irregular(0.5, np.array([1e-4, 1.0]))
+    assert a[0] == pytest.approx(1e-4, rel=1e-3)  # a'(0) = 1 (sheet S14)
+    # inverse function t(a) = int_0^a exp(b sqrt(1 + b^2))/sqrt(1 + b^2) db
+    t_of_a = quad(lambda b: math.exp(b * math.sqrt(1 + b * b)) / math.sqrt(1 + b * b), 0.0, a[1], epsabs=1e-14)[0]
+    assert t_of_a == pytest.approx(1.0, abs=1e-10)
+    W, v = state(0.3)
+    assert W.tolist() == [[0.0, 1.0]] and v.tolist() == [1.0]  # still until t0
+    res, qerr, cos_end = e4_residual(0.5)
+    assert res < 1e-10 and qerr < 1e-10
+    assert cos_end == pytest.approx(a[1] / math.sqrt(1 + a[1] ** 2))
+
+
+def test_field_jump_on_A_known_answer():
+    from properties.min2024_early_alignment.theorem1 import hyperplane_distance, segment_limit
+
+    # Example E.4's state lies on A: F(theta) = 0 (sigma'(0) = 0); one step into the active side
+    # gives w' = (e^{-s}, 0), v' = s e^{-s}: a jump of relative size 1 (block magnitude |v| |g| ||x|| = 1).
+    fld = NetworkField(np.array([[1.0, 0.0]]), np.array([1.0]), "exp", 0.0)
+    W, v = np.array([[0.0, 1.0]]), np.array([1.0])
+    D, dv = np.array([[1.0, 0.0]]), np.zeros(1)
+    e1, e2 = segment_limit(fld, W, v, D, dv, 1e-3)
+    s = 1e-3
+    assert e1[0] == pytest.approx(math.exp(-s) * math.sqrt(1 + s * s), rel=1e-12)
+    assert e2[0] == pytest.approx(1.0, rel=1e-5)
+    # off A (w = (1, 1)) the discrepancy is O(s)
+    e1, e2 = segment_limit(fld, np.array([[1.0, 1.0]]), v, D, dv, 1e-3)
+    assert e2[0] == pytest.approx(1e-3 * e1[0], rel=1e-2)
+    assert hyperplane_distance(fld, np.array([[1.0, 1.0]]), np.array([[-2.0, 0.0]])) == pytest.approx(0.5)
+    assert hyperplane_distance(fld, np.array([[1.0, 1.0]]), D) == math.inf

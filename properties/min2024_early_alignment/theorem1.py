@@ -2,6 +2,11 @@
 convergence), 2.G (low-rank bias), 2.H (existence / no Zeno), with planted counterexamples P3,
 P6, P7, P9, P11, negative controls P7-near, P11, P12, P14, and the errata R8, R9 and n = 1
 (sheet 7.1-7.3) as PAIRED claims (as printed vs corrected), so the report shows which reading holds.
+Also EA-C4 (time scales), EA-E5 (per-neuron path travel times; its symbolic path sums are S9-*), EA-F5
+(refined alignment), EA-G2 ((41)-(43), sharp and as printed), EA-H1 (continuity off A, with the planted
+jump on A, P-H1), EA-H5 (monotone loss, (50) along runs) and the irregular E.4 solution (EA-H4-irregular,
+P13: outside the theorem's scope). EA-H6 (App. F, Filippov) is deliberately not encoded: the sheet says
+"do not test; document only".
 
 Exposes ``CLAIMS_THEOREM1`` (assembled into the catalogue by the package ``__init__``).
 
@@ -33,6 +38,7 @@ from verify.claims.model import Claim, Margin
 from verify.data import generators as gen
 from verify.model.init import Initialization, balanced_init
 from verify.scenarios import SEEDS, Scenario, datasets, required_log_eps, scenario
+from verify.strategies import as_state, states
 from verify.verdicts import Verdict
 
 SEED = "004"
@@ -598,6 +604,473 @@ def e3_stationary_margin(a: float) -> Margin:
     norm = float(np.linalg.norm(F))
     return Margin(-norm, 1e-15, f"a = {a:.6g}: ||F(theta(0))|| = {norm:.6g}; F points into Int S_dead where F = 0, so no "
                                 f"Caratheodory continuation exists for a > 0")
+
+
+# =========================================================================== worst component
+
+
+def _worst(parts: list[tuple[float, float, str]], empty: str) -> Margin:
+    """The component closest to a violation (min of value + error: a component with value < -error
+    is always chosen when one exists), or a vacuous margin when there is none."""
+    if not parts:
+        return Margin(0.0, 0.0, empty, vacuous=True)
+    value, error, note = min(parts, key=lambda p: p[0] + p[1])
+    return Margin(float(value), float(error), note)
+
+
+# =========================================================================== EA-C4 time scales
+
+
+def time_scales_margin(run) -> Margin:
+    """EA-C4 (Sec. 2.2/3.1): at eps = eps_required, t1_emp <= T(eps) <= t_onset, where
+    t_onset = inf{t : max_i |f(x_i)| > 1/4} ends the small-output phase (read in log space).
+
+    The first inequality is "alignment finishes inside Lemma 3's window"; the second is what Lemma 3
+    gives at eps <= eps_required (max|f| <= F* < 1/4 on [0, T]). t_onset is bracketed by samples
+    (value: lower end - T, error: bracket width). The note reports the sheet's DER estimate
+    ln(1/eps^2)/(2 ||x+-||) of the onset (informational: the Theta(log 1/eps) remark) and the first
+    doubling of a neuron norm, which comes long before T (norm growth is not output growth)."""
+    a = run.audit
+    T = float(a.T_eps)
+    t, R, U, s = tm.polar_samples(run)
+    lf, _, _ = tm.log_outputs(run.X, R, U, s)
+    lo, hi = tm.first_exceed(t, np.max(lf, axis=1), math.log(0.25))
+    t1e = tm.alignment_time(run)
+    tol = tm.TIME_RTOL * max(1.0, T)
+    parts = [(T - t1e, tol, f"t1_emp = {t1e:.6g} vs T(eps) = {T:.6g}")]
+    if math.isfinite(hi):
+        parts.append((lo - T, (hi - lo) + tol, f"t_onset in ({lo:.6g}, {hi:.6g}] vs T(eps) = {T:.6g}"))
+    else:
+        parts.append((run.horizon - T, tol, f"t_onset > horizon {run.horizon:.6g} vs T(eps) = {T:.6g}"))
+    m = _worst(parts, "")
+    ests = [(-run.log_eps) / float(np.linalg.norm(x)) for x in (a.x_plus, a.x_minus) if np.linalg.norm(x) > 0]
+    dlo, dhi = tm.first_exceed(t, np.max(R - R[0][None], axis=1), math.log(2.0))
+    onset = f"({lo:.6g}, {hi:.6g}]" if math.isfinite(hi) else f"> {run.horizon:.6g}"
+    info = (f"; T = {T:.6g}, t1 = {a.t1:.6g}, t1_emp = {t1e:.6g}, t_onset {onset}, DER estimate ln(1/eps^2)/(2||x+-||) = "
+            + ", ".join(f"{e:.6g}" for e in ests) + f"; first norm doubling at t <= {dhi:.4g} (ln eps = {run.log_eps:.6g})")
+    return Margin(m.value, m.error, m.note + info)
+
+
+# =========================================================================== EA-E5 paths, arrival
+
+
+def arrival_margin(run) -> Margin:
+    """EA-E5 (trajectory part, App. C): per neuron, on the exact eps -> 0 limit engine,
+    - arrival in its own cone (S+ for V+, S- for V-) at a time <= T(P_observed) = sum over the
+      visited (k+, k-) vertices of Delta t(k+ + k-), and T(P_observed) <= T(P_max) (R13);
+    - arrival in S_dead at a time <= T(P_observed) and <= 4 H_{n_a(0)}/(m sqrt(mu) X_min);
+    - a neuron that has arrived nowhere by the horizon: T(P_observed, current vertex included) >= horizon.
+    The symbolic path sums (T(P) <= T(P_max) <= t1, H_n <= 4 ln n) are the S9-* claims."""
+    a = run.audit
+    coef = float(a.delta_t_coef)
+    pos, neg = tm.class_patterns(run.y)
+    _, _, s = tm.initial_polar(run)
+    parts: list[tuple[float, float, str]] = []
+    for j, hist in enumerate(tm.pattern_history(run)):
+        own = pos if s[j] > 0 else neg
+        tag = f"neuron {j} (s = {int(s[j]):+d})"
+        t_own, before = tm.arrival(hist, own) if own else (math.inf, list(hist))
+        t_dead, before_d = tm.arrival(hist, frozenset())
+        if min(t_own, t_dead) == 0.0:
+            continue  # trapped at t = 0: empty path, no evidence
+        if math.isfinite(t_own) and t_own <= t_dead:
+            T_obs = tm.path_travel_time(before, coef)
+            tol = tm.TIME_RTOL * max(1.0, T_obs)
+            path = [tm.path_counts(p.active, run.y) for p in before]
+            parts.append((T_obs - t_own, tol, f"{tag} enters its cone at {t_own:.6g} vs T(P_obs) = {T_obs:.6g}, path {path}"))
+            t_max = a.T_Pmax_plus if s[j] > 0 else a.T_Pmax_minus
+            if t_max is not None:
+                parts.append((t_max - T_obs, tm.TIME_RTOL * max(1.0, t_max), f"{tag}: T(P_obs) = {T_obs:.6g} vs T(P_max) = {t_max:.6g}"))
+        elif math.isfinite(t_dead):
+            T_obs = tm.path_travel_time(before_d, coef)
+            n_a0 = len(hist[0].active)
+            dead = tm.dead_path_bound(n_a0, coef)
+            parts.append((T_obs - t_dead, tm.TIME_RTOL * max(1.0, T_obs), f"{tag} dies at {t_dead:.6g} vs T(P_obs) = {T_obs:.6g}"))
+            parts.append((dead - t_dead, tm.TIME_RTOL * max(1.0, dead),
+                          f"{tag} dies at {t_dead:.6g} vs 4 H_{n_a0}/(m sqrt(mu) X_min) = {dead:.6g}"))
+        else:
+            T_all = tm.path_travel_time(hist, coef)
+            parts.append((T_all - float(run.horizon), tm.TIME_RTOL * max(1.0, run.horizon),
+                          f"{tag} not trapped by the horizon {run.horizon:.6g}; T(P_obs incl. current vertex) = {T_all:.6g}"))
+    return _worst(parts, "every neuron is trapped at t = 0 (empty paths)")
+
+
+# =========================================================================== EA-F5 refined alignment
+
+
+def refined_alignment_margin(run) -> Margin:
+    """EA-F5 (App. D.2 [R18]) for each group V~+ (x+, I+, n+, t2+) and V~- (x-, I-, n-, t2-), at the
+    samples of [t1_emp, t2+-) (t2 bracketed by samples, R16; V~ from t1_emp on):
+    (i) cos(x+, x~_a) >= 1/3 and ||x~_a|| >= ||x+||/2, x~_a = sum_{I+} |g_i| x_i (the exact aligning vector in S+);
+    (ii) {cos(x+, w_j) >= 1/4} is trapping: once a sample has it, every later sample of the window does;
+    (iii) t_a = inf{t >= t_s : min_{V~+} cos(x+, w_j) >= 1/4} <= t_s + 6/(sqrt(mu) n+ X_min) for t_s = t1_emp (the
+    proof's argument from any time all of V~+ is in S+, DER-sharp) and t_s = t1 (as stated); bracketed by samples.
+    The informal "cos about 1" is only reported (min cos(x+-, w_j) at the end of the window)."""
+    a = run.audit
+    t, R, U, s, F, vp, vm, t1e, br = _t2_data(run)
+    X, y = run.X, run.y
+    err = 2.0 * pat.state_error(run) + 1e-12
+    parts: list[tuple[float, float, str]] = []
+    info = []
+    for key, grp, xs, idx in (("+", vp, a.x_plus, np.flatnonzero(y > 0)), ("-", vm, a.x_minus, np.flatnonzero(y < 0))):
+        if not grp.any() or idx.size == 0:
+            continue
+        t2lo, t2hi = br["plus" if key == "+" else "minus"]
+        win = (t >= t1e) & (t <= t2lo if math.isfinite(t2hi) else np.ones_like(t, bool))
+        ks = np.flatnonzero(win)
+        if ks.size == 0:
+            continue
+        nx = float(np.linalg.norm(xs))
+        for k in ks:
+            g = run.field.loss.g(y, F[k])
+            xa = tm.refined_aligning_vector(X, g, idx)
+            c = float(tm.cosines(xs, xa[None])[0])
+            parts.append((c - 1.0 / 3.0, err, f"V~{key}, t = {t[k]:.6g}: cos(x{key}, x~_a) = {c:.9g} vs 1/3"))
+            parts.append((float(np.linalg.norm(xa)) / nx - 0.5, err, f"V~{key}, t = {t[k]:.6g}: ||x~_a||/||x{key}|| vs 1/2"))
+        C = tm.cosines(xs, U[ks][:, grp, :])  # (k, |V~|)
+        for col in range(C.shape[1]):
+            hit = np.flatnonzero(C[:, col] >= 0.25)
+            if hit.size:
+                later = C[hit[0]:, col]
+                parts.append((float(later.min()) - 0.25, err, f"V~{key} neuron {np.flatnonzero(grp)[col]}: min cos(x{key}, w_j) "
+                              f"after first reaching 1/4 (t = {t[ks][hit[0]]:.6g}) = {float(later.min()):.9g}"))
+        n_side = a.n_pos if key == "+" else a.n_neg
+        rate = 6.0 / (math.sqrt(a.mu) * n_side * a.X_min)
+        mins = C.min(axis=1)
+        for name, t_s in (("t1_emp", t1e), ("t1", float(a.t1))):
+            bound = t_s + rate
+            sel = np.flatnonzero(t[ks] >= t_s)
+            if sel.size == 0:
+                continue
+            ok = sel[mins[sel] >= 0.25]
+            if ok.size:
+                k = int(ok[0])
+                prev = max(t_s, float(t[ks][k - 1])) if k > 0 else t_s
+                parts.append((bound - float(t[ks][k]), float(t[ks][k]) - prev + tm.TIME_RTOL * max(1.0, bound),
+                              f"V~{key}: t_a from {name} in ({prev:.6g}, {t[ks][k]:.6g}] vs {name} + 6/(sqrt(mu) n{key} X_min) = "
+                              f"{bound:.6g}"))
+            elif float(t[ks][-1]) >= bound:
+                parts.append((bound - float(t[ks][-1]), tm.TIME_RTOL * max(1.0, bound),
+                              f"V~{key}: min cos < 1/4 up to {t[ks][-1]:.6g} >= {name} + 6/(sqrt(mu) n X_min) = {bound:.6g}"))
+        info.append(f"min cos(x{key}, w_j) at t = {t[ks][-1]:.4g}: {float(mins[-1]):.6f}")
+    m = _worst(parts, "no group with samples in [t1_emp, t2)")
+    return Margin(m.value, m.error, m.note + ("; informal (cos ~ 1): " + ", ".join(info) if info else ""), m.vacuous)
+
+
+# =========================================================================== EA-G2 low-rank bounds
+
+
+def _trapped_groups(run) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(V~+, V~-, V~dead, t1_emp) from the pattern history."""
+    vp, vm, t1e = _groups(run)
+    last = [h[-1].active for h in tm.pattern_history(run)]
+    vd = np.array([len(p) == 0 for p in last])
+    return vp, vm, vd, t1e
+
+
+def _ln_tail_error(ln_tail: float, ln_frob: float, m: int, err: float) -> float:
+    """ln of a bound on the float error of sum_{k>=2} sigma_k^2 of an m-row block W_g given ln ||W_g||_F^2:
+    |d sigma_k| <= delta = ||dW_g||_F <= 2 err ||W_g||_F (r and u each off by err), so the error is
+    <= 2 delta sqrt(m tail) + m delta^2."""
+    ln_delta = math.log(2.0 * err + 1e-16) + 0.5 * ln_frob
+    quad = math.log(m) + 2.0 * ln_delta
+    if not math.isfinite(ln_tail):
+        return quad
+    return float(np.logaddexp(quad, math.log(2.0) + ln_delta + 0.5 * (math.log(m) + ln_tail)))
+
+
+def sharp_low_rank_margin(run) -> Margin:
+    """EA-G2 (sharp form, DER from (41)-(43)'s proof): for samples t >= t_ref (the first sample after t1_emp,
+    all neurons trapped) ||W||_F^2 - ||W+||_2^2 - ||W-||_2^2 <= 2 sum_{V~+-} ||w_j(t_ref)||^2 + sum_{dead} ||w_j||^2.
+    The left side is computed without cancellation as sum_{k>=2} sigma_k(W+)^2 + sum_{k>=2} sigma_k(W-)^2 +
+    ||W_dead||_F^2; relative margin 1 - LHS/RHS; error: the state error propagated through the singular values
+    (Weyl: |d sigma_k| <= ||dW||_F) plus that of the right side."""
+    t, R, U, s = tm.polar_samples(run)
+    vp, vm, vd, t1e = _trapped_groups(run)
+    ks = np.flatnonzero(t >= t1e)
+    if ks.size < 2 or not math.isfinite(t1e):
+        return Margin(0.0, 0.0, "no sample after t1_emp", vacuous=True)
+    err = pat.state_error(run)
+    k0 = ks[0]
+    rhs_terms = [math.log(2.0) + float(logsumexp(2.0 * R[k0][g])) for g in (vp, vm) if g.any()]
+    rhs_terms += [float(logsumexp(2.0 * R[k0][vd]))] if vd.any() else []
+    if not rhs_terms:
+        return Margin(0.0, 0.0, "no neuron", vacuous=True)
+    lrhs = float(logsumexp(rhs_terms))
+    worst, note, werr = math.inf, "", 0.0
+    for k in ks:
+        tails, errs = [], []
+        for g in (vp, vm):
+            if g.sum() >= 2:
+                _, tail = tm.log_sv2(R[k][g], U[k][g])
+                if math.isfinite(tail):
+                    tails.append(tail)
+                errs.append(_ln_tail_error(tail, float(logsumexp(2.0 * R[k][g])), int(g.sum()), err))
+        if vd.any():
+            ld = float(logsumexp(2.0 * R[k][vd]))
+            tails.append(ld)
+            errs.append(ld + math.log(4.0 * err + 1e-16))
+        llhs = float(logsumexp(tails)) if tails else -math.inf
+        ratio = math.exp(min(llhs - lrhs, 700.0))
+        val = 1.0 - ratio
+        e = (math.exp(min(float(logsumexp(errs)) - lrhs, 700.0)) if errs else 0.0) + 4.0 * err * ratio + 1e-13
+        if val < worst:
+            worst, werr = val, e
+            note = (f"t = {t[k]:.6g}: LHS/RHS = {ratio:.6g} (ln RHS = {lrhs:.6g} at t_ref = {t[k0]:.6g}, t1_emp = {t1e:.4g}; "
+                    f"|V~+| = {int(vp.sum())}, |V~-| = {int(vm.sum())}, dead {int(vd.sum())})")
+    return Margin(worst, werr, note)
+
+
+def paper_low_rank_margin(run) -> Margin:
+    """EA-G2 as printed, (41)-(43), for samples t >= t1_emp (t1_emp <= T: Lemma 3 at t1), in log space:
+    ||W+||_F^2 - ||W+||_2^2 <= (4 eps W_max^2/sqrt(h)) |V~+| (41), the same for W- (42), and
+    ||W_dead||_F^2 <= (2 eps W_max^2/sqrt(h)) |V~dead| (43). The left sides are sum_{k>=2} sigma_k^2 (no
+    cancellation) and the margin uses LHS + its float error bound (:func:`_ln_tail_error`). A sample where that
+    error bound alone exceeds the bound cannot be resolved and is skipped (counted in the note): once the norms
+    have grown ~1e9-fold past the scale of eps, the float64 state no longer resolves spreads of order eps."""
+    a = run.audit
+    t, R, U, s = tm.polar_samples(run)
+    vp, vm, vd, t1e = _trapped_groups(run)
+    ks = np.flatnonzero(t >= t1e)
+    err = pat.state_error(run)
+    base = run.log_eps + 2.0 * math.log(a.W_max) - 0.5 * math.log(a.h)
+    parts: list[tuple[float, float, str]] = []
+    skipped = 0
+    for k in ks:
+        for name, g, c in (("(41)", vp, 4.0), ("(42)", vm, 4.0), ("(43)", vd, 2.0)):
+            if not g.any():
+                continue
+            lbound = math.log(c * g.sum()) + base
+            lfrob = float(logsumexp(2.0 * R[k][g]))
+            if name == "(43)":
+                parts.append((lbound - lfrob, 4.0 * err + 1e-12,
+                              f"{name} at t = {t[k]:.6g}: ln ||W_dead||_F^2 = {lfrob:.6g} vs ln bound = {lbound:.6g}"))
+                continue
+            if g.sum() < 2:
+                continue  # one neuron: ||W_g||_F = ||W_g||_2, LHS = 0 exactly (no evidence)
+            _, ltail = tm.log_sv2(R[k][g], U[k][g])
+            lerr = _ln_tail_error(ltail, lfrob, int(g.sum()), err)
+            if lerr >= lbound:
+                skipped += 1
+                continue
+            up = float(np.logaddexp(ltail, lerr)) if math.isfinite(ltail) else lerr
+            parts.append((lbound - up, 1e-12 * (abs(lbound) + 1.0),
+                          f"{name} at t = {t[k]:.6g}: ln(LHS + error) = {up:.6g} vs ln bound = {lbound:.6g}"))
+    m = _worst(parts, f"no resolvable sample after t1_emp ({skipped} unresolved; one-neuron groups have LHS = 0 trivially)")
+    return Margin(m.value, m.error, m.note + f"; {len(parts)} resolved checks, {skipped} unresolved skipped (t1_emp = {t1e:.4g}, "
+                                                f"T = {a.T_eps:.4g})", m.vacuous)
+
+
+# =========================================================================== EA-H5 monotone loss
+
+
+def loss_descent_margin(run) -> Margin:
+    """EA-H5 (App. E.5): along the run, (a) ln L(t_k+1) <= ln L(t_k) at consecutive samples (error: the output
+    error bound, |d ln L| <= max_i |df_i| for exp and 2x logistic); at every sampled state (b) the chain rule
+    L_dot = sum_i l'_i f_i' equals -||F||^2 (F the field in its mode: F = -grad L, rounding error only) and
+    (c) L_dot <= 0; (d) (50) along the trajectory: ||F(theta(t))||_F <= X_max L(theta(0)) ||theta(t)||_F.
+    States are scaled per sample (theorem-scale eps stays finite); (b)-(d) are scale-free."""
+    S = tm.scaled_states(run)
+    fld = run.field
+    t, W, v, F, ferr = S["t"], S["W"], S["v"], S["f"], S["f_err"]
+    lnL = np.array([fld.loss.log_total(run.y, f) for f in F])
+    xmax = float(np.max(fld.norms))
+    parts: list[tuple[float, float, str]] = []
+    dif = lnL[:-1] - lnL[1:]
+    if dif.size:
+        k = int(np.argmin(dif))
+        parts.append((float(dif[k]), float(ferr[k] + ferr[k + 1]) + 1e-14 * (abs(lnL[k]) + 1.0),
+                      f"ln L({t[k + 1]:.6g}) - ln L({t[k]:.6g}) = {-dif[k]:.6g} (ln L from {lnL[0]:.6g} to {lnL[-1]:.6g})"))
+    rnd = 64.0 * (fld.n + W.shape[1]) * pat.UNIT_ROUNDOFF
+    for k in range(t.size):
+        ldot, norm2, mag = tm.loss_rate_terms(fld, W[k], v[k], F[k])
+        if mag == 0.0:
+            continue
+        parts.append((-abs(ldot + norm2) / mag, rnd, f"t = {t[k]:.6g}: |L_dot + ||F||^2| / magnitude = {abs(ldot + norm2) / mag:.3g}"))
+        parts.append((-ldot / mag, rnd, f"t = {t[k]:.6g}: L_dot / magnitude = {ldot / mag:.3g}"))
+        ltheta = 0.5 * math.log(float(np.sum(W[k] ** 2) + np.sum(v[k] ** 2)))
+        if norm2 > 0.0:
+            val = math.log(xmax) + lnL[0] + ltheta - 0.5 * math.log(norm2)
+            parts.append((val, 4.0 * S["err"] + float(ferr[k]) + 1e-12,
+                          f"t = {t[k]:.6g}: ln(X_max L(0) ||theta||) - ln ||F|| = {val:.6g} (eq. (50))"))
+    return _worst(parts, "no sample")
+
+
+# =========================================================================== EA-H1 continuity off A
+
+
+def _block_field(fo, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-neuron blocks (w_j', v_j') of the field in the mode at the state, and block magnitudes
+    |v_j| sum_i |g_i| ||x_i|| + sum_i S_ij |g_i| |<w_j, x_i>| (what the block's entries are sums of)."""
+    P = fo.X @ W.T
+    S = fo.mode(P)
+    Wdot, vdot = fo.cartesian(W, v, S)
+    g = fo.loss.g(fo.y, (P * S) @ v)
+    mag = np.abs(v) * (np.abs(g) @ fo.norms) + (S * np.abs(P)).T @ np.abs(g)
+    return np.column_stack([Wdot, vdot]), mag
+
+
+def segment_limit(fo, W: np.ndarray, v: np.ndarray, D: np.ndarray, dv: np.ndarray, s1: float, shrink: float = 1e-3):
+    """Per-neuron discrepancies e_j(s) = ||F_j(theta + s delta) - F_j(theta)||/mag_j at s = s1 and s1 * shrink,
+    each F in the engine's own mode at its point (sheet EA-H1). Continuity: e(s1 shrink) ~ shrink e(s1);
+    a jump J: e(s) -> J/mag."""
+    F0, mag = _block_field(fo, W, v)
+    F1, _ = _block_field(fo, W + s1 * D, v + s1 * dv)
+    F2, _ = _block_field(fo, W + s1 * shrink * D, v + s1 * shrink * dv)
+    mag = np.where(mag > 0.0, mag, 1.0)
+    return np.linalg.norm(F1 - F0, axis=1) / mag, np.linalg.norm(F2 - F0, axis=1) / mag
+
+
+def hyperplane_distance(fo, W: np.ndarray, D: np.ndarray, skip: tuple[int, int] | None = None) -> float:
+    """sup{s : no <x_i, w_j + s' D_j> changes sign for 0 <= s' < s} (inf if none changes), ignoring the pair ``skip``."""
+    P, Q = fo.X @ W.T, fo.X @ D.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        roots = -P / Q
+    if skip is not None:
+        roots[skip] = np.inf
+    roots = roots[np.isfinite(roots) & (roots > 0.0)]
+    return float(roots.min()) if roots.size else math.inf
+
+
+def _segment_state(state):
+    st_ = as_state(state)
+    fo = st_.field
+    rng = np.random.default_rng(int(st_.params.get("state_seed", 0)) + 777)
+    W, v = np.array(st_.W, float), np.array(st_.v, float)
+    D = rng.standard_normal(W.shape)
+    D *= np.linalg.norm(W) / np.linalg.norm(D)
+    dv = rng.standard_normal(v.shape)
+    dv *= np.linalg.norm(v) / np.linalg.norm(dv)
+    return st_, fo, rng, W, v, D, dv
+
+
+def continuity_off_A_margin(state) -> Margin:
+    """EA-H1: at a state off A = U_ij {<x_i, w_j> = 0}, the field (in the engine's mode at each point) along a
+    random segment that crosses no hyperplane tends to F(theta). With s1 = 1e-3 min(1, distance to A along the
+    segment) and e(s) the per-block relative discrepancy, q = e(1e-3 s1)/(1e-3 e(s1) + 1e-13) is ~1 when the
+    discrepancy vanishes linearly (continuity) and ~1e3 for a jump. Margin 2 - q; error 0.5 (allowance for the
+    O(s1) second-order term and rounding, which move q by far less)."""
+    st_, fo, rng, W, v, D, dv = _segment_state(state)
+    P = fo.X @ W.T
+    rel = np.abs(P) / (fo.norms[:, None] * np.linalg.norm(W, axis=1)[None, :] + 1e-300)
+    if float(rel.min()) < 1e-9:
+        return Margin(0.0, 0.0, "state within 1e-9 of A (drawn on a hyperplane)", vacuous=True)
+    s1 = 1e-3 * min(1.0, hyperplane_distance(fo, W, D))
+    e1, e2 = segment_limit(fo, W, v, D, dv, s1)
+    q = e2 / (1e-3 * e1 + 1e-13)
+    j = int(np.argmax(q))
+    return Margin(2.0 - float(q[j]), 0.5,
+                  f"neuron {j}: relative discrepancy {e1[j]:.3g} at s = {s1:.3g}, {e2[j]:.3g} at s = {s1 * 1e-3:.3g} (ratio to linear "
+                  f"decay q = {q[j]:.4g}; ~1: continuous)")
+
+
+def continuity_on_A_margin(state) -> Margin:
+    """P-H1 (planted): the same limit (same q, margin 2 - q) at a state ON a hyperplane A_ij (w_j projected onto
+    x_i^perp, so that the engine's mode makes the pair inactive, sigma'(0) = 0), approached from the active side
+    (delta_j = +x_i): the discrepancy stays at the jump |v_j| |g_i| ||x_i|| (relative to the block magnitude)
+    instead of vanishing, q ~ 1e3."""
+    st_, fo, rng, W, v, D, dv = _segment_state(state)
+    i = int(rng.integers(fo.n))
+    j = int(rng.integers(W.shape[0]))
+    xi = fo.X[i]
+    w = W[j] - (xi @ W[j]) / (xi @ xi) * xi
+    for k in range(200):  # make <x_i, w_j> <= 0 in float64 (inactive at theta, sigma'(0) = 0): growing nudges
+        p = float(fo.X[i] @ w)
+        if p <= 0.0:
+            break
+        w = w - max(p, 1e-300) / (xi @ xi) * xi * 2.0 ** (k + 1)
+    W[j] = w
+    D[j] = xi * (np.linalg.norm(W) / np.linalg.norm(xi))
+    s1 = 1e-3 * min(1.0, hyperplane_distance(fo, W, D, skip=(i, j)))
+    e1, e2 = segment_limit(fo, W, v, D, dv, s1)
+    q = float(e2[j] / (1e-3 * e1[j] + 1e-13))
+    return Margin(2.0 - q, 0.5,
+                  f"pair (i={i}, j={j}) on A: relative discrepancy {e1[j]:.3g} at s = {s1:.3g} and {e2[j]:.3g} at s = {s1 * 1e-3:.3g} "
+                  f"(q = {q:.4g}: a jump, it does not shrink with s)")
+
+
+# =========================================================================== E.4 irregular solution (P13)
+
+
+def e4_irregular(t0: float, taus: np.ndarray):
+    """Example E.4's irregular solution 2: theta(t) = theta(0) for t <= t0, then (47) from theta(0):
+    w = (a, 1), v = sqrt(1 + a^2), a' = sqrt(1 + a^2) exp(-a sqrt(1 + a^2)), a(t0) = 0 (DER reduction of (47);
+    the (45) check below uses the full engine field, so the reduction is itself tested).
+    Returns a dense callable state(t) -> (W (1, 2), v (1,)) and a(t0 + taus)."""
+    from scipy.integrate import solve_ivp
+
+    def rhs(_t, a):
+        q = math.sqrt(1.0 + a[0] ** 2)
+        return [q * math.exp(-a[0] * q)]
+
+    t_end = float(np.max(taus))
+    sol = solve_ivp(rhs, (0.0, t_end), [0.0], method="DOP853", rtol=1e-13, atol=1e-15, dense_output=True)
+
+    def state(t: float):
+        a = float(sol.sol(t - t0)[0]) if t > t0 else 0.0
+        return np.array([[a, 1.0]]), np.array([math.sqrt(1.0 + a * a)])
+
+    return state, np.array([float(sol.sol(tau)[0]) for tau in taus])
+
+
+def e4_residual(t0: float, taus=(0.25, 0.5, 1.0)) -> tuple[float, float, float]:
+    """(max residual of (45), quadrature error estimate, <x, w(t)>/||w(t)|| at the last time) for the irregular
+    solution of E.4: theta(t) - theta(0) - int_0^t F(theta(s)) ds, F = the engine's field (exp loss, sigma'(0) = 0,
+    mode at the state), by adaptive quadrature (F(theta(0)) = 0 on [0, t0] included)."""
+    from scipy.integrate import quad_vec
+
+    from verify.dynamics.field import NetworkField
+
+    fo = NetworkField(np.array([[1.0, 0.0]]), np.array([1.0]), "exp", 0.0)
+    taus = np.asarray(taus, float)
+    state, _ = e4_irregular(t0, taus)
+
+    def F(s: float) -> np.ndarray:
+        W, v = state(s)
+        Wdot, vdot = fo.cartesian(W, v, fo.mode(fo.X @ W.T))
+        return np.concatenate([Wdot[0], vdot])
+
+    W0, v0 = state(0.0)
+    th0 = np.concatenate([W0[0], v0])
+    worst, qerr = 0.0, 0.0
+    for tau in taus:
+        t = t0 + float(tau)
+        pieces = [(0.0, t0), (t0, t)] if t0 > 0 else [(0.0, t)]
+        integral = np.zeros(3)
+        for lo, hi in pieces:
+            val, e = quad_vec(F, lo, hi, epsabs=1e-14, epsrel=1e-13)
+            integral += val
+            qerr += float(e)
+        W, v = state(t)
+        res = float(np.max(np.abs(np.concatenate([W[0], v]) - th0 - integral)))
+        worst = max(worst, res)
+    W, v = state(t0 + float(taus[-1]))
+    return worst, qerr, float(W[0, 0] / np.linalg.norm(W[0]))
+
+
+def e4_caratheodory_margin(t0: float) -> Margin:
+    """EA-H4 (irregular branch): E.4's solution 2 satisfies (45) to 1e-10 (and F(theta(0)) = 0, so solution 1,
+    the stationary one, does too)."""
+    res, qerr, _ = e4_residual(float(t0))
+    from verify.dynamics.field import NetworkField
+
+    fo = NetworkField(np.array([[1.0, 0.0]]), np.array([1.0]), "exp", 0.0)
+    W, v = np.array([[0.0, 1.0]]), np.array([1.0])
+    Wd, vd = fo.cartesian(W, v, fo.mode(fo.X @ W.T))
+    f0 = float(np.max(np.abs(np.concatenate([Wd[0], vd]))))
+    return Margin(min(1e-10 - res, 1e-10 - f0), qerr, f"t0 = {t0:.6g}: max (45) residual {res:.3g} (quadrature error {qerr:.2g}); "
+                                              f"|F(theta(0))| = {f0:.3g}")
+
+
+def e4_stays_dead_margin(t0: float) -> Margin:
+    """P13 (planted, outside the theorem's scope): "every Caratheodory solution from E.4's theta(0) stays in S_dead".
+    Witness: solution 2 (valid per (45) to 1e-10, else vacuous) has <x, w(t0 + 1)> > 0. Theorem 1 is stated for
+    regular solutions only (Definition 1); the engine returns the regular one (EA-H4)."""
+    res, qerr, cos_end = e4_residual(float(t0))
+    if res > 1e-10:
+        return Margin(0.0, 0.0, f"construction not a Caratheodory solution to 1e-10 (residual {res:.3g})", vacuous=True)
+    return Margin(-cos_end, res + qerr, f"t0 = {t0:.6g}: irregular solution (residual {res:.3g}) has cos(x, w(t0 + 1)) = {cos_end:.6g} > 0: "
+                                        f"left S_dead; outside the theorem's scope (irregular)")
 
 
 # =========================================================================== fixed constructions
@@ -1277,8 +1750,159 @@ P4_E3 = Claim(
     assumptions=("sigma'(0) = a > 0 (drops the paper's sigma'(0) = 0)",),
 )
 
+# --------------------------------------------------------------------------- section-2 completions (C4, E5, F5, G2, H1, H5, P13)
+
+THEOREM_WIDE = theorem_scale(min_zeta2=0.0, n=(2, 6), h=(2, 6), mu=(0.2, 0.95))  # limit engine: any zeta2
+THEOREM_P2_WIDE = theorem_scale(h=(4, 6), signs="alternating")  # part 2 with >= 2 neurons per sign (rank > 1 groups)
+
+C4 = Claim(
+    id="EA-C4",
+    source=f"{SEED} Sec. 2.2 and 3.1 remarks (time scales)",
+    statement="at eps = eps_required: t1_emp <= T(eps) <= t_onset, t_onset = inf{t : max_i |f(x_i)| > 1/4} (alignment ends inside "
+              "Lemma 3's window, before the outputs grow); the Theta(log 1/eps) onset is informational: the note reports the DER "
+              "estimate ln(1/eps^2)/(2||x+-||) and the first norm doubling (long before T: norms grow, outputs do not)",
+    check=time_scales_margin,
+    over=THEOREM_P2,
+    horizon=_h_part2,
+    samples=96,
+    precondition=_theorem_scale,
+    assumptions=("Assumptions 1, 2", "n >= 2", "eps = eps_required (28)"),
+    tags=("theorem-scale", "polar"),
+)
+
+E5 = Claim(
+    id="EA-E5",
+    source=f"{SEED} App. C.2, paths and travel time [R12, R13] (trajectory part; the symbolic path sums are S9-*)",
+    statement="per neuron (exact eps -> 0 limit engine, up to t1): arrival in its own cone (S+ for V+, S- for V-) <= T(P_observed) "
+              "<= T(P_max), T(P) = sum of Delta t(k+ + k-) over the visited (k+, k-) vertices; arrival in S_dead <= T(P_observed) "
+              "and <= 4 H_{n_a(0)}/(m sqrt(mu) X_min)",
+    check=arrival_margin,
+    over=THEOREM_WIDE,
+    horizon=_h_t1,
+    backend="limit",
+    precondition=_theorem_scale,
+    assumptions=("Assumptions 1, 2", "n >= 2", "eps -> 0 limit (eps_required: T >= t1)"),
+    tags=("limit",),
+)
+
+F5 = Claim(
+    id="EA-F5",
+    source=f"{SEED} App. D.2, refined alignment (37)-(38), (40) [R18]",
+    statement="on [t1_emp, t2+) for V~+ (and [t1_emp, t2-) for V~-): cos(x+, x~_a) >= 1/3 and ||x~_a|| >= ||x+||/2 with "
+              "x~_a = sum_{I+} g_i x_i; {cos(x+, w_j) >= 1/4} is trapping; t_a <= t_s + 6/(sqrt(mu) n+ X_min) for t_s = t1_emp "
+              "and t_s = t1. The informal 'cos about 1' is only reported",
+    check=refined_alignment_margin,
+    over=THEOREM_P2,
+    horizon=_h_part2,
+    samples=128,
+    precondition=_part2,
+    assumptions=("Assumptions 1, 2", "eps = eps_required", "S+ and S- each hold a neuron at t1", "exp loss"),
+    tags=("theorem-scale", "polar"),
+)
+
+G2 = Claim(
+    id="EA-G2",
+    source=f"{SEED} App. D.3, eqs. (41)-(43) (sharp form from their proof)",
+    statement="after t1_emp: ||W||_F^2 - ||W+||_2^2 - ||W-||_2^2 <= 2 sum_{V~+-} ||w_j(t_ref)||^2 + sum_{dead} ||w_j||^2 (t_ref: the "
+              "first sample after t1_emp), to integrator tolerance (moderate eps, where O(eps^2) is resolved)",
+    check=sharp_low_rank_margin,
+    over=scenario(n=(2, 4), d=(2, 3), h=(3, 6), eps=(1e-4, 1e-1), mu=(0.5, 0.95)),
+    horizon=40.0,
+    form="cartesian",
+    assumptions=("Assumption 1", "balanced init", "moderate eps (Cartesian float64)", "every neuron trapped by the horizon (else vacuous)"),
+)
+
+G2_PAPER = Claim(
+    id="EA-G2-constants",
+    source=f"{SEED} App. D.3, eqs. (41)-(43) as printed",
+    statement="for t >= t1: ||W+||_F^2 <= ||W+||_2^2 + (4 eps W_max^2/sqrt(h))|V~+| (41), the same for W- (42), ||W_dead||_F^2 <= "
+              "(2 eps W_max^2/sqrt(h))|V~dead| (43), at eps = eps_required in log space (t >= t1_emp; samples whose float64 error "
+              "exceeds the bound are skipped and counted)",
+    check=paper_low_rank_margin,
+    over=THEOREM_P2_WIDE,
+    horizon=_h_part2,
+    samples=96,
+    precondition=_part2,
+    assumptions=("Assumptions 1, 2", "eps = eps_required", "t1_emp <= T (Lemma 3 at t1)"),
+    tags=("theorem-scale", "polar"),
+)
+
+H1 = Claim(
+    id="EA-H1",
+    source=f"{SEED} App. E.1, F is continuous off A = U_ij {{<x_i, w_j> = 0}}",
+    statement="at states off A, the field along a segment crossing no hyperplane (each point in the engine's own mode) tends to "
+              "F(theta): the discrepancy shrinks linearly with the step (1e-3 step ratio, 2e-3 allowed)",
+    check=continuity_off_A_margin,
+    over=states(scale_decades=(-1, 0)),
+    assumptions=("exp or 2x logistic loss", "balanced or unbalanced states"),
+    tags=("pointwise",),
+)
+
+P_H1 = Claim(
+    id="P-H1-jump-on-A",
+    source=f"{SEED} App. E.1 (negative counterpart of EA-H1: A is where F is discontinuous)",
+    statement="PLANTED: F is also continuous at states ON a hyperplane A_ij (approached from the active side) -- fails: the w_j block "
+              "jumps by |v_j| |g_i| x_i (sigma'(0) = 0 at theta, 1 just off it)",
+    check=continuity_on_A_margin,
+    over=states(scale_decades=(-1, 0)),
+    expected=Verdict.REFUTED,
+    assumptions=("state placed on A_ij (drops 'off A')",),
+    tags=("pointwise",),
+)
+
+H5 = Claim(
+    id="EA-H5",
+    source=f"{SEED} App. E.5 (Theta_0 positively invariant; eq. (50)) [R22]",
+    statement="along trajectories at eps = eps_required: ln L non-increasing at consecutive samples; at every sampled state "
+              "L_dot = -||F||^2 <= 0 (chain rule through f vs the field's norm) and ||F||_F <= X_max L(theta(0)) ||theta||_F (50)",
+    check=loss_descent_margin,
+    over=THEOREM_P2,
+    horizon=_h_part2,
+    samples=96,
+    precondition=_theorem_scale,
+    assumptions=("Assumptions 1, 2", "eps = eps_required", "exp loss"),
+    tags=("theorem-scale", "polar"),
+)
+
+H5_UNBALANCED = Claim(
+    id="EA-H5-unbalanced",
+    source=f"{SEED} App. E.5 (monotone loss; any init)",
+    statement="the same on unbalanced inits (Cartesian, exp and 2x logistic): ln L non-increasing, L_dot = -||F||^2 <= 0, "
+              "||F||_F <= X_max L(theta(0)) ||theta||_F",
+    check=loss_descent_margin,
+    over=st.one_of(scenario(init="unbalanced", n=(2, 5), d=(2, 3), h=(2, 5), eps=(1e-3, 1e-1), loss="exp"),
+                   scenario(init="unbalanced", n=(2, 5), d=(2, 3), h=(2, 5), eps=(1e-3, 1e-1), loss="logistic2")),
+    horizon=30.0,
+    form="cartesian",
+    assumptions=("Assumption 1", "unbalanced init", "exp or 2x logistic loss"),
+)
+
+H4_IRREGULAR = Claim(
+    id="EA-H4-irregular-caratheodory",
+    source=f"{SEED} App. E.4 (47), solution 2",
+    statement="on Example E.4, solution 2 (still until t0, then (47)) satisfies (45) with the engine's field to 1e-10 (quadrature), "
+              "and F(theta(0)) = 0 (solution 1, stationary): both are Caratheodory solutions",
+    check=e4_caratheodory_margin,
+    over=st.one_of(st.just(0.0), st.floats(min_value=0.0, max_value=3.0, allow_nan=False)),
+    assumptions=("sigma'(0) = 0", "exp loss"),
+)
+
+P13 = Claim(
+    id="P13-irregular-leaves-dead",
+    source=f"{SEED} sheet P13 / App. E.4 (irregular solutions: outside Theorem 1's scope)",
+    statement="PLANTED (outside the theorem's scope): every Caratheodory solution from E.4's initial state stays in S_dead -- fails: "
+              "the irregular solution 2 (valid per (45) to 1e-10) leaves S_dead right after t0. Theorem 1 is stated for regular "
+              "solutions only (Definition 1); the engine returns the regular one (EA-H4), so this is not a counterexample to it",
+    check=e4_stays_dead_margin,
+    over=st.one_of(st.just(0.0), st.floats(min_value=0.0, max_value=3.0, allow_nan=False)),
+    expected=Verdict.REFUTED,
+    assumptions=("drops regularity (Definition 1)",),
+    tags=("outside theorem scope", "irregular solution"),
+)
+
 CLAIMS_THEOREM1: list[Claim] = [
     E1, E2, E2_EPS1, R9_PRINTED, E2_PRINTED, E3_SIGN, E3_MARGIN, E4, E4_BARRIER,
     E6, E6_T1EMP, E6_TOY4, E7, R8_PRINTED, R8_CORRECTED, P3, P6, P7, P7_NEAR, P9, P9_CORRECTED, P14,
     F1, F2, F3, F4, P12, F6, P11, P11_BALANCED, F6_IMBALANCED, G1, G3, G4, H2, H3, P4_E3, H4,
+    C4, E5, F5, G2, G2_PAPER, H1, P_H1, H5, H5_UNBALANCED, H4_IRREGULAR, P13,
 ]

@@ -12,7 +12,11 @@ applies at theorem-scale eps (1e-4000) where the Cartesian weights and outputs u
   from the event log (or the limit engine's history) and the empirical t1;
 - :func:`empirical_t2` - the bracket of t2+- = inf{t : max_{i in I+-} |f+-(x_i)| > 1/4} (R16);
 - :func:`log_loss` - ln L along the run (finite where L underflows);
-- closed forms used as known answers: :func:`p9_dead_time`.
+- closed forms used as known answers: :func:`p9_dead_time`;
+- paths (EA-E5): :func:`arrival`, :func:`path_travel_time`, :func:`dead_path_bound`, :func:`first_exceed`;
+- refined alignment (EA-F5): :func:`refined_aligning_vector`, :func:`cosines`;
+- low rank (EA-G2): :func:`log_sv2` (sum of the squared non-top singular values without cancellation);
+- loss along runs (EA-H5): :func:`scaled_states`, :func:`loss_rate_terms` (L_dot by the chain rule vs ||F||^2).
 
 All logarithms are natural.
 """
@@ -328,3 +332,161 @@ def p9_dead_time() -> float:
 def log_add(a: float, b: float) -> float:
     """ln(e^a + e^b)."""
     return float(np.logaddexp(a, b))
+
+
+# --------------------------------------------------------------------------- paths and arrival (EA-E5)
+
+
+def class_patterns(y: np.ndarray) -> tuple[frozenset, frozenset]:
+    """(I+, I-) as frozensets: the activation patterns of S+ and S- (sheet 1.6)."""
+    return frozenset(np.flatnonzero(y > 0).tolist()), frozenset(np.flatnonzero(y < 0).tolist())
+
+
+def path_counts(active: frozenset, y: np.ndarray) -> tuple[int, int]:
+    """(k+, k-) of an activation pattern: active positive and active negative points (sheet 1.6)."""
+    k_plus = sum(1 for i in active if y[i] > 0)
+    return k_plus, len(active) - k_plus
+
+
+def arrival(hist: list[Piece], target: frozenset) -> tuple[float, list[Piece]]:
+    """(first time the neuron's pattern equals ``target`` (non-sliding), the pieces visited before).
+
+    inf and the whole history when the target is never reached by the horizon.
+    """
+    before: list[Piece] = []
+    for piece in hist:
+        if piece.active == target and not piece.sliding:
+            return piece.t_start, before
+        before.append(piece)
+    return math.inf, before
+
+
+def path_travel_time(pieces: list[Piece], delta_t_coef: float) -> float:
+    """T(P) = sum over the visited vertices of Delta t(n_a) = coef/(k+ + k-) (sheet EA-E5, App. C).
+
+    ``pieces`` are the non-terminal pieces in order; consecutive pieces with one pattern (split by
+    a sliding record) count once. An empty pattern contributes inf (paths avoid (0, 0)).
+    """
+    total, last = 0.0, None
+    for piece in pieces:
+        if piece.active == last:
+            continue
+        last = piece.active
+        n_a = len(piece.active)
+        total += math.inf if n_a == 0 else delta_t_coef / n_a
+    return total
+
+
+def dead_path_bound(n_a0: int, delta_t_coef: float) -> float:
+    """4 H_{n_a(0)}/(m sqrt(mu) X_min) = coef H_{n_a(0)}: the dead-path arrival bound (sheet EA-E5)."""
+    return delta_t_coef * math.fsum(1.0 / k for k in range(1, n_a0 + 1))
+
+
+def first_exceed(t: np.ndarray, values: np.ndarray, level: float, t_from: float = 0.0) -> tuple[float, float]:
+    """Bracket (t_lo, t_hi] of inf{t >= t_from : values(t) > level} from samples; (inf, inf) if never."""
+    over = (np.asarray(values) > level) & (t >= t_from)
+    if not over.any():
+        return math.inf, math.inf
+    k = int(np.argmax(over))
+    lo = max(float(t[k - 1]), t_from) if k > 0 else 0.0
+    return lo, float(t[k])
+
+
+# --------------------------------------------------------------------------- refined alignment (EA-F5)
+
+
+def cosines(a: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """cos(a, b) for every row b of B (..., d); nan where b = 0."""
+    na = float(np.linalg.norm(a))
+    nb = np.linalg.norm(B, axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (B @ a) / (na * nb)
+
+
+def refined_aligning_vector(X: np.ndarray, g: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """x~_a = sum_{i in idx} |g_i| x_i: the exact aligning vector of a neuron trapped in S+ (idx = I+,
+    g_i > 0) or S- (idx = I-, g_i < 0, so -x~_a drives w_j with v_j < 0) (sheet EA-F5, App. D.2)."""
+    return np.abs(g[idx]) @ X[idx]
+
+
+# --------------------------------------------------------------------------- low rank (EA-G2)
+
+
+def log_sv2(R: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+    """(ln sigma_1^2, ln sum_{k >= 2} sigma_k^2) of W = diag(e^r) U (rows r, U), without underflow.
+
+    One row: (2 r, -inf). The tail is computed from the singular values themselves (no
+    ||W||_F^2 - ||W||_2^2 cancellation); its absolute float error is ~ u sigma_1 per value.
+    """
+    R = np.atleast_1d(np.asarray(R, float))
+    if R.size == 0:
+        return -math.inf, -math.inf
+    rmax = float(np.max(R))
+    sv = np.linalg.svd(np.exp(R - rmax)[:, None] * np.atleast_2d(U), compute_uv=False)
+    top = 2.0 * rmax + 2.0 * math.log(float(sv[0]))
+    tail = sv[1:]
+    tail = tail[tail > 0.0]
+    return top, (2.0 * rmax + float(logsumexp(2.0 * np.log(tail)))) if tail.size else -math.inf
+
+
+# --------------------------------------------------------------------------- loss along runs (EA-H5)
+
+
+def scaled_states(run: Any) -> dict[str, Any]:
+    """The sampled states as scaled Cartesian weights plus the true outputs, for any run (sheet EA-H5).
+
+    Each state is scaled by its own c_k (W_k c_k, v_k c_k) so that theorem-scale states stay
+    representable; ``lnc`` holds ln(1/c_k). Polar runs: W = e^{r - rmax} U, v = s e^{r - rmax}
+    (c = e^{-rmax}); Cartesian runs (balanced or not): the raw samples over max_j max(||w_j||, |v_j|).
+    Keys: t, W, v, lnc, f (true outputs, (k, n)), f_err (bound on |error of f_i| per sample, from
+    :func:`verify.claims.patterns.state_error`), err (that error level). The t = 0 state comes from the
+    init (exact, log-eps form).
+    """
+    from verify.claims.patterns import state_error
+
+    traj = run.trajectory
+    err = state_error(run)
+    X = run.X
+    xmax = float(np.max(np.linalg.norm(X, axis=1)))
+    if traj is not None and traj.r is not None:
+        t, R, U, s = polar_samples(run)
+        rmax = np.max(R, axis=1)
+        e = np.exp(R - rmax[:, None])
+        return {"t": t, "W": e[:, :, None] * U, "v": s[None, :] * e, "lnc": rmax, "f": outputs(X, R, U, s),
+                "f_err": output_error(X, R, err), "err": err}
+    eps = math.exp(run.log_eps)
+    W0 = eps * np.asarray(run.init.W0, float)
+    v0 = eps * np.asarray(run.init.v0, float)
+    if traj is None:
+        t, W, v = np.array([0.0]), W0[None], v0[None]
+    else:
+        t, W, v = np.asarray(traj.times, float), np.asarray(traj.W, float), np.asarray(traj.v, float)
+        if t[0] > 0.0:
+            t, W, v = np.concatenate([[0.0], t]), np.concatenate([W0[None], W]), np.concatenate([v0[None], v])
+    f = np.array([run.field.outputs(Wk, vk) for Wk, vk in zip(W, v)])
+    f_err = 3.0 * err * xmax * np.sum(np.abs(v) * np.linalg.norm(W, axis=2), axis=1)
+    scale = np.maximum(np.max(np.linalg.norm(W, axis=2), axis=1), np.max(np.abs(v), axis=1))
+    scale = np.where(scale > 0.0, scale, 1.0)
+    return {"t": t, "W": W / scale[:, None, None], "v": v / scale[:, None], "lnc": np.log(scale), "f": f, "f_err": f_err, "err": err}
+
+
+def loss_rate_terms(field: Any, W: np.ndarray, v: np.ndarray, f: np.ndarray) -> tuple[float, float, float]:
+    """(L_dot, ||F||^2, magnitude) at the state (W, v) (scaled: all three carry the factor c^2) with the
+    true outputs ``f`` (sheet EA-H5, App. E.5).
+
+    F = (W', v') is the field in the current mode (sigma'(0) = 0); L_dot = sum_i l'(y_i, f_i) f_i' is
+    the chain rule through the outputs, f_i' = sum_j S_ij (v_j' <w_j, x_i> + v_j <w_j', x_i>), computed
+    independently of ||F||^2, so L_dot + ||F||^2 = 0 is the identity "the field is -grad L".
+    ``magnitude`` = sum_i |g_i| sum_j S_ij (|v_j'| |<w_j,x_i>| + |v_j| |<w_j', x_i>|) bounds both terms.
+    """
+    P = field.X @ W.T
+    S = field.mode(P)
+    g = field.loss.g(field.y, f)
+    Wdot = v[:, None] * ((S * g[:, None]).T @ field.X)
+    vdot = (P * S).T @ g
+    Q = field.X @ Wdot.T
+    fdot = np.sum(S * (vdot[None, :] * P + v[None, :] * Q), axis=1)
+    ldot = -float(g @ fdot)
+    norm2 = float(np.sum(Wdot**2) + np.sum(vdot**2))
+    mag = float(np.abs(g) @ np.sum(S * (np.abs(vdot)[None, :] * np.abs(P) + np.abs(v)[None, :] * np.abs(Q)), axis=1))
+    return ldot, norm2, mag
