@@ -7,9 +7,12 @@ Exit codes: 0 PROVED/HOLDS, 1 REFUTED, 3 UNKNOWN, 2 usage or input error, 4 FAIL
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
+import sys
 from pathlib import Path
+from typing import Callable, Iterator
 
 from verify.errors import InputError
 from verify.verdicts import Verdict
@@ -66,6 +69,17 @@ def _replay(claim, path: Path) -> int:
     return 1 if violated else 0
 
 
+@contextlib.contextmanager
+def _progress_bar(label: str, budget: int) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on stderr (only when it is a terminal); yields the search's progress callback."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed} examples"), TimeElapsedColumn(),
+                  transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task(label, total=budget)
+        yield lambda calls, total: bar.update(task, completed=min(calls, total))
+
+
 def run(args: argparse.Namespace) -> int:
     from verify.claims import load_target
     from verify.report.document import claim_entry
@@ -76,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     claim = load_target(args.target)
     if args.replay:
         return _replay(claim, Path(args.replay))
-    result = search(claim, budget=args.budget, seed=args.seed, database=args.db)
+    with _progress_bar(claim.id, args.budget) as advance:
+        result = search(claim, budget=args.budget, seed=args.seed, database=args.db, progress=advance)
     replay = replay_command(args.target, args.json_path) if args.json_path and result.counterexample else None
     entry = claim_entry(result, replay)
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
