@@ -132,3 +132,19 @@ def test_real_violation_survives_mp_rerun_and_report_shows_both_margins():
     assert result.verdict == Verdict.REFUTED
     cx = result.counterexample
     assert cx["mp_confirmation"] == "violated" and cx["mp_margin"] == cx["confirmed_margin"] == -1.0
+
+
+def test_example_database_replays_a_found_counterexample_first(tmp_path):
+    calls = []
+
+    def check(x):
+        calls.append(x)
+        return 1.0 if x < 37 else -1.0
+
+    claim = _claim(check, over=st.integers(0, 10**6), id="db-claim")
+    first = search(claim, budget=200, seed=1, database=tmp_path / "db")
+    assert first.verdict == Verdict.REFUTED and first.counterexample["value"] == 37
+    calls.clear()
+    again = search(claim, budget=200, seed=2, database=tmp_path / "db")
+    assert again.verdict == Verdict.REFUTED
+    assert calls[0] == 37  # the stored counterexample is replayed before any new example

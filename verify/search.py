@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from hypothesis import HealthCheck, Phase, given, reject, seed as hypothesis_seed, settings, target
+from hypothesis import HealthCheck, Phase, given, reject, settings, target
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from verify.claims.model import Claim, Margin, as_margin
@@ -228,7 +228,9 @@ def search(
         suppress_health_check=list(HealthCheck),
         print_blob=False,
     )(runner)
-    runner = hypothesis_seed(seed)(runner)
+    # hypothesis.seed() would also switch the example database off; set the seed alone so that a
+    # search is deterministic under --seed and still replays stored counterexamples first
+    runner._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     try:
         runner()
     except _Violation:

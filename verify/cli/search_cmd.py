@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 from verify.errors import InputError
 from verify.verdicts import Verdict
 
+DEFAULT_DB = ".verify-examples"
 EXIT = {Verdict.PROVED: 0, Verdict.HOLDS: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3, Verdict.FAILED: 4}
 
 
@@ -27,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", type=int, default=30, help="generated examples (default 30)")
     p.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     p.add_argument("--json", dest="json_path", help="write the result as JSON")
-    p.add_argument("--db", help="example database directory: found counterexamples are replayed first")
+    p.add_argument("--db", default=DEFAULT_DB, help=f"example database directory: counterexamples found before are replayed "
+                                                    f"first (default {DEFAULT_DB}; 'none' disables it)")
     p.add_argument("--replay", help="re-evaluate the counterexample stored in this JSON (search result or report.json)")
     p.set_defaults(func=run)
 
@@ -91,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay(claim, Path(args.replay))
     with _progress_bar(claim.id, args.budget) as advance:
-        result = search(claim, budget=args.budget, seed=args.seed, database=args.db, progress=advance)
+        database = None if args.db in ("none", "") else args.db
+        result = search(claim, budget=args.budget, seed=args.seed, database=database, progress=advance)
     replay = replay_command(args.target, args.json_path) if args.json_path and result.counterexample else None
     entry = claim_entry(result, replay)
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
