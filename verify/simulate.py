@@ -4,7 +4,9 @@ Backends:
 
 - ``"events"``: float64 exact event-driven gradient flow (Caratheodory solution with
   sigma'(0) = alpha, Filippov sliding recorded and continued), in Cartesian ``(W, v)`` or
-  polar ``(r, U, s)`` form (:mod:`verify.dynamics.events`);
+  polar ``(r, U, s)`` form (:mod:`verify.dynamics.events`); the polar form runs the exact
+  closed-form limit engine while float64 outputs are provably negligible (|f| <= 2^-60) and
+  the polar ODE from there on (:mod:`verify.dynamics.hybrid`);
 - ``"gd"``: discrete (stochastic when ``batch_size`` is set) gradient descent with step ``lr``
   (:mod:`verify.dynamics.gd`); Cartesian only;
 - ``"limit"``: the closed-form eps -> 0 alignment dynamics (claims sheet 004 section 1.11);
@@ -379,13 +381,15 @@ def _dispatch(
         from verify.dynamics.limit import solve_limit
 
         return solve_limit(field, U0, s, grid, r0=r0)
-    from verify.dynamics.events import solve_cartesian, solve_polar
+    from verify.dynamics.events import solve_cartesian
 
     options: dict[str, Any] = {"rtol": rtol, "progress": progress}
     if log_time is not None:
         options["log_time"] = log_time
     if form == "polar":
-        return solve_polar(field, r0, U0, s, grid, **options)
+        from verify.dynamics.hybrid import solve_polar_hybrid
+
+        return solve_polar_hybrid(field, r0, U0, s, grid, **options)
     return solve_cartesian(field, W, v, grid, **options)
 
 

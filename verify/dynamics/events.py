@@ -102,6 +102,7 @@ class _Engine:
         self.mode = _Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
         self.slide_entries = np.zeros((n, h), dtype=int)
         self.slide_tol = np.full((n, h), SLIDE_TOL)
+        self.handover: Callable[["_Engine"], None] | None = None  # sets the mode at t = 0 instead of initial_mode
 
     def atol_of(self, z: np.ndarray) -> np.ndarray:
         """Fixed atol, or (Cartesian default) rtol times the size of each component's neuron."""
@@ -220,6 +221,36 @@ class _Engine:
 
     # event search on one step ---------------------------------------------------------------
     def find_events(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
+        """Earliest switching point on the step. e_ij is linear in z, so the Chebyshev
+        coefficients of e_ij on the step are <x_i, C_kj> with C_kj those of w_j (u_j). Screening
+        per neuron first: |c_0| > ||x_i|| sum_{k>=1} ||C_kj|| (>= sum_{k>=1} |c_k|, with a 1e-9
+        relative margin over rounding) already passes the exclusion test of
+        :func:`crossings.first_crossing`, so only neurons with some other watched pair (or a
+        pair starting on its surface) get their full coefficients and go through it."""
+        m = self.mode
+        C = self.form.neuron_block(crossings.CHEB @ np.vstack([z[None, :], F]))  # (8, h, d)
+        bound = self.xnorm[:, None] * (np.sqrt(np.einsum("khd,khd->kh", C[1:], C[1:])).sum(axis=0) * (1.0 + 1e-9))[None, :]
+        c0 = self.X @ C[0].T  # (n, h)
+        watch = (m.side != 0) & ~m.dead[None, :]
+        need = watch & ((np.abs(c0) <= bound) | ~m.armed)
+        cols = np.flatnonzero(need.any(axis=0))
+        x, pairs, touches = np.inf, [], []
+        if cols.size:
+            c = np.matmul(self.X, np.swapaxes(C[:, cols], -1, -2))  # (8, n, |cols|)
+            tau = SURFACE_TOL * self.xnorm[:, None] * self.form.neuron_scale(z)[None, cols]
+            armed = m.armed[:, cols]
+            cr = crossings.first_crossing(c, m.side[:, cols], np.where(armed, 0.0, tau), watch[:, cols], np.where(armed, tau, 0.0))
+            x = cr.x
+            pairs = [(i, int(cols[j])) for i, j in cr.pairs]
+            touches = [(xt, i, int(cols[j])) for xt, i, j in cr.touches]
+        if m.sliding:
+            xs, spairs = self.sliding_exit(z, F)
+            if xs < x:
+                x, pairs = xs, spairs
+        return x, pairs, [tc for tc in touches if tc[0] < x]
+
+    def _find_events_full(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
+        """Unscreened version of :meth:`find_events` (all n h pairs; kept for cross-checks)."""
         m = self.mode
         c = self.form.preact(crossings.CHEB @ np.vstack([z[None, :], F]))  # e_ij is linear in z
         tau = self.tau(z)
@@ -256,16 +287,21 @@ class _Engine:
         return np.inf, []
 
     # after an accepted step -----------------------------------------------------------------
-    def post_step(self, z: np.ndarray) -> bool:
-        """Re-arm pairs that left their surface; project sliding pairs; renormalise u. True if z changed."""
+    def rearm(self, z: np.ndarray) -> None:
+        """Re-arm the disarmed pairs that have left their surface by tau (side * e > tau)."""
         m = self.mode
-        changed = False
         if not m.armed.all():
             ii, jj = np.nonzero(~m.armed)
             V = self.form.directions(z) if isinstance(self.form, PolarForm) else self.form.weights(z)
             e = np.einsum("kd,kd->k", self.X[ii], V[jj])
             tau = SURFACE_TOL * self.xnorm[ii] * np.linalg.norm(V[jj], axis=1)
             m.armed[ii, jj] = (m.side[ii, jj] != 0) & (m.side[ii, jj] * e > tau)
+
+    def post_step(self, z: np.ndarray) -> bool:
+        """Re-arm pairs that left their surface; project sliding pairs; renormalise u. True if z changed."""
+        m = self.mode
+        changed = False
+        self.rearm(z)
         for j, rows in m.sliding.items():
             self.form.project(z, j, rows)
             changed = True
@@ -285,7 +321,10 @@ class _Engine:
         while k < times.size and s_grid[k] <= s:
             out[k] = self.z
             k += 1
-        self.initial_mode(self.t_of(s))
+        if self.handover is None:
+            self.initial_mode(self.t_of(s))
+        else:
+            self.handover(self)
         z = self.z
         f = self.rhs(s, z)
         h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol_of(z))
@@ -324,6 +363,7 @@ class _Engine:
                 null_restarts = null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(s)) else 0
                 if null_restarts > MAX_NULL_RESTARTS:
                     raise NumericalError(f"no progress past an event at t = {self.t_of(s):.6g} (chattering)")
+                self.rearm(z)  # pairs settled at earlier event points that have moved off by tau
                 self.settle(self.t_of(s), z, pairs)
                 self.stats["n_restarts"] += 1
                 f = self.rhs(s, z)
@@ -442,6 +482,26 @@ def solve_polar(
     ``balancedness_drift`` is 0 by construction; ``stats["u_norm_drift"]`` is the largest
     | ||u_j|| - 1 | seen before renormalisation.
     """
+    return _solve_polar(field, r0, U0, s, times, rtol=rtol, atol=atol, log_time=log_time, progress=progress, first_step=first_step, max_step=max_step)
+
+
+def _solve_polar(
+    field: NetworkField,
+    r0: np.ndarray,
+    U0: np.ndarray,
+    s: np.ndarray,
+    times: np.ndarray,
+    *,
+    rtol: float = 1e-10,
+    atol: float | None = None,
+    log_time: bool | None = None,
+    progress: Callable[[float], None] | None = None,
+    first_step: float | None = None,
+    max_step: float = np.inf,
+    handover: Callable[[_Engine], None] | None = None,
+) -> Trajectory:
+    """:func:`solve_polar` with an optional ``handover(engine)`` that sets the switching mode at
+    t = 0 (instead of recomputing it from the state; used by :mod:`verify.dynamics.hybrid`)."""
     if not field.train_v:
         raise InputError("the polar form needs the second layer trained (train_v=True)")
     r0 = np.asarray(r0, dtype=float).reshape(-1)
@@ -458,6 +518,7 @@ def solve_polar(
     z0 = form.pack(r0, U0)
     atol = rtol if atol is None else float(atol)
     eng = _Engine(form, z0, lt, rtol, np.full(z0.size, atol), progress)
+    eng.handover = handover
     start = _time.perf_counter()
     with _single_thread_blas():
         Z = eng.run(t, first_step, max_step)

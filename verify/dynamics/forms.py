@@ -65,8 +65,23 @@ class CartesianForm:
         return self.unpack(z)[1]
 
     def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
-        Wdot, vdot = self.field.cartesian(*self.unpack(z), S)
-        return np.concatenate([Wdot.ravel(), vdot])
+        """(W', v') of :meth:`NetworkField.cartesian`, written into one new flat array."""
+        fld, hd = self.field, self.h * self.d
+        W, v = z[:hd].reshape(self.h, self.d), z[hd:]
+        PS = (fld.X @ W.T) * S
+        y = fld.y
+        g = y * fld.loss._weight(y * (PS @ v))
+        out = np.empty(self.size)
+        np.multiply(v[:, None], S.T @ (g[:, None] * fld.X), out=out[:hd].reshape(self.h, self.d))
+        if fld.train_v:
+            np.dot(PS.T, g, out=out[hd:])
+        else:
+            out[hd:] = 0.0
+        return out
+
+    def neuron_block(self, Z: np.ndarray) -> np.ndarray:
+        """The w_j part of a stack of flat vectors Z (m, N) as (m, h, d) (e_ij = <x_i, w_j>)."""
+        return Z[:, : self.h * self.d].reshape(Z.shape[0], self.h, self.d)
 
     def neuron_scale(self, z: np.ndarray) -> np.ndarray:
         """||w_j|| (for tolerances on e_ij)."""
@@ -118,8 +133,23 @@ class PolarForm:
         return self.s
 
     def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
-        rdot, Udot = self.field.polar(*self.unpack(z), self.s, S)
-        return np.concatenate([rdot, Udot.ravel()])
+        """(r', U') of :meth:`NetworkField.polar`, written into one new flat array."""
+        fld, h = self.field, self.h
+        U = z[h:].reshape(h, self.d)
+        y = fld.y
+        f = ((fld.X @ U.T) * S) @ (self.s * np.exp(2.0 * (z[:h] + self.r_ref)))
+        g = y * fld.loss._weight(y * f)
+        G = S.T @ (g[:, None] * fld.X)
+        radial = np.einsum("hd,hd->h", U, G)
+        out = np.empty(self.size)
+        np.multiply(self.s, radial, out=out[:h])
+        G -= radial[:, None] * U
+        np.multiply(self.s[:, None], G, out=out[h:].reshape(h, self.d))
+        return out
+
+    def neuron_block(self, Z: np.ndarray) -> np.ndarray:
+        """The u_j part of a stack of flat vectors Z (m, N) as (m, h, d) (e_ij = <x_i, u_j>)."""
+        return Z[:, self.h :].reshape(Z.shape[0], self.h, self.d)
 
     def neuron_scale(self, z: np.ndarray) -> np.ndarray:
         return np.linalg.norm(self.directions(z), axis=1)

@@ -1,0 +1,217 @@
+"""Hybrid polar engine (verify.dynamics.hybrid): exact limit phase, then the polar ODE."""
+
+import numpy as np
+import pytest
+
+from verify import simulate
+from verify.data.generators import orthogonally_separable, pc2_cross_class_acute
+from verify.dynamics.events import solve_polar
+from verify.dynamics.field import NetworkField
+from verify.dynamics.hybrid import F_SAFE, limit_field_is_exact, solve_polar_hybrid
+from verify.model.init import balanced_init
+from verify.model.losses import LOSSES
+
+LOSS_NAMES = sorted(LOSSES)
+
+
+def _problem(n=12, d=4, h=12, seed=1):
+    ds = orthogonally_separable(n // 2, n - n // 2, d, 0.3, seed=seed, norm_range=(0.5, 2.0))
+    init = balanced_init(h, d, log_eps=0.0, seed=seed + 1)
+    nr = np.linalg.norm(init.W0, axis=1)
+    return ds, np.log(nr), init.W0 / nr[:, None], np.sign(init.v0)
+
+
+def _switches(traj):
+    return [e for e in traj.events if e.kind != "grazing"]
+
+
+def _assert_agree(a, b, state_tol=1e-7, time_tol=1e-8):
+    np.testing.assert_allclose(b.r, a.r, rtol=0, atol=state_tol)
+    np.testing.assert_allclose(b.U, a.U, rtol=0, atol=state_tol)
+    ea, eb = _switches(a), _switches(b)
+    assert sorted((e.i, e.j, e.kind, e.direction) for e in ea) == sorted((e.i, e.j, e.kind, e.direction) for e in eb)
+    key = lambda e: (e.j, e.i, e.kind, round(e.t, 6))  # noqa: E731  (simultaneous events: any order)
+    for x, y in zip(sorted(ea, key=key), sorted(eb, key=key)):
+        assert abs(x.t - y.t) <= time_tol * max(1.0, x.t)
+
+
+# (a) mid-run switch and pure-limit runs agree with plain solve_polar ----------------------------
+
+
+@pytest.mark.parametrize("loss", LOSS_NAMES)
+def test_switch_mid_run_matches_plain_polar(loss):
+    ds, r0, U0, s = _problem()
+    field = NetworkField(ds.X, ds.y, loss)
+    times = np.linspace(0.0, 30.0, 31)
+    a = solve_polar(field, r0 - 40.0, U0, s, times)
+    b = solve_polar_hybrid(field, r0 - 40.0, U0, s, times)
+    T_s = b.stats["limit_phase_until"]
+    assert 0.0 < T_s < 30.0 and b.stats["steps"] > 0  # really switched mid-run
+    assert any(e.t < T_s for e in _switches(b))
+    # at T_s the float64 outputs are below the threshold: the phases are the same dynamics
+    k = np.searchsorted(times, T_s, side="right") - 1
+    f = field.polar_outputs(b.r[k], b.U[k], s)
+    assert np.max(np.abs(f)) <= F_SAFE
+    _assert_agree(a, b)
+    assert b.backend == "events" and b.params["form"] == "polar"
+
+
+@pytest.mark.parametrize("loss", ["exp", "logistic"])
+def test_pure_limit_run_matches_plain_polar(loss):
+    ds, r0, U0, s = _problem(seed=3)
+    field = NetworkField(ds.X, ds.y, loss)
+    times = np.linspace(0.0, 20.0, 21)
+    a = solve_polar(field, r0 - 1000.0, U0, s, times)
+    b = solve_polar_hybrid(field, r0 - 1000.0, U0, s, times)
+    assert b.stats["limit_phase_until"] == 20.0 and b.stats["steps"] == 0 and b.stats["rhs_evals"] == 0
+    _assert_agree(a, b, state_tol=1e-7)
+    assert b.stats["n_events"] == len(b.events)
+
+
+def test_no_limit_phase_when_outputs_are_not_negligible():
+    ds, r0, U0, s = _problem()
+    field = NetworkField(ds.X, ds.y, "exp")
+    times = np.linspace(0.0, 5.0, 6)
+    a = solve_polar(field, r0 - 3.0, U0, s, times)
+    b = solve_polar_hybrid(field, r0 - 3.0, U0, s, times)
+    assert b.stats["limit_phase_until"] == 0.0
+    np.testing.assert_array_equal(a.r, b.r)
+    assert [(e.t, e.i, e.j, e.kind) for e in a.events] == [(e.t, e.i, e.j, e.kind) for e in b.events]
+
+
+def test_simulate_uses_hybrid_for_polar_events():
+    ds, r0, U0, s = _problem()
+    W0 = np.exp(r0)[:, None] * U0
+    tr = simulate(ds, W0, s * np.exp(r0), 10.0, log_eps=-1000.0)
+    assert tr.stats["hybrid"] and tr.stats["limit_phase_until"] == 10.0
+    lim = simulate(ds, W0, s * np.exp(r0), 10.0, log_eps=-1000.0, backend="limit")
+    np.testing.assert_allclose(tr.r[-1], lim.r[-1], rtol=0, atol=1e-12)
+    assert [(e.i, e.j, e.kind) for e in tr.crossings()] == [(e.i, e.j, e.kind) for e in lim.crossings()]
+
+
+# (b) the threshold derivation ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("loss", LOSS_NAMES)
+def test_threshold_makes_float64_weights_exact(loss):
+    lo = LOSSES[loss]
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(4000) < 0.5, -1.0, 1.0)
+    g0 = lo.g(y, np.zeros_like(y))
+    assert np.array_equal(g0, y / 2.0 if loss == "logistic" else y)
+    # |f| just below the threshold (and many random values under it): g == g(y, 0) bit for bit
+    f = np.concatenate([rng.uniform(-F_SAFE, F_SAFE, 3996), [F_SAFE, -F_SAFE, np.nextafter(F_SAFE, 0), -np.nextafter(F_SAFE, 0)]])
+    assert np.array_equal(lo.g(y, f), g0)
+    # the bound is the right one: exactness first breaks at 2^-54 (exp), 2^-53 (square),
+    # 2^-52 (logistic, logistic2: expit is flat to 2^-54 relative), within 2^8 of F_SAFE
+    breaks = {"exp": 54, "square": 53, "logistic": 52, "logistic2": 52}[loss]
+    yy = np.array([1.0, -1.0, 1.0, -1.0])
+    for k in range(60, breaks, -1):
+        b = 2.0**-k
+        assert np.array_equal(lo.g(yy, np.array([b, b, -b, -b])), lo.g(yy, np.zeros(4)))
+    b = 2.0**-breaks
+    assert not np.array_equal(lo.g(yy, np.array([b, b, -b, -b])), lo.g(yy, np.zeros(4)))
+    for big in (2.0**-45, 2.0**-40):  # well above the threshold: float64 g is no longer the limit
+        assert not np.array_equal(lo.g(yy, np.array([big, big, -big, -big])), lo.g(yy, np.zeros(4)))
+    field = NetworkField(np.eye(2), np.array([1.0, -1.0]), loss)
+    assert limit_field_is_exact(field)
+    assert not limit_field_is_exact(field, 2.0**-45)
+
+
+# (c) leaky and sliding runs ----------------------------------------------------------------------
+
+
+def test_leaky_alpha_run_matches_plain_polar():
+    ds, r0, U0, s = _problem(seed=5)
+    field = NetworkField(ds.X, ds.y, "exp", alpha=0.2)
+    times = np.linspace(0.0, 25.0, 26)
+    a = solve_polar(field, r0 - 40.0, U0, s, times)
+    b = solve_polar_hybrid(field, r0 - 40.0, U0, s, times)
+    assert 0.0 < b.stats["limit_phase_until"] < 25.0
+    _assert_agree(a, b)
+
+
+@pytest.mark.parametrize("log_eps", [-40.0, -1000.0])
+def test_pc2_sliding_run_matches_plain_polar(log_eps):
+    ds = pc2_cross_class_acute()
+    init = balanced_init(10, ds.d, log_eps=0.0, seed=4)
+    nr = np.linalg.norm(init.W0, axis=1)
+    r0, U0, s = np.log(nr) + log_eps, init.W0 / nr[:, None], np.sign(init.v0)
+    field = NetworkField(ds.X, ds.y, "logistic2")
+    times = np.linspace(0.0, 40.0, 41)
+    a = solve_polar(field, r0, U0, s, times, rtol=1e-11)
+    b = solve_polar_hybrid(field, r0, U0, s, times, rtol=1e-11)
+    assert any(e.kind == "sliding" for e in b.events)
+    if log_eps == -40.0:
+        T_s = b.stats["limit_phase_until"]
+        assert 0.0 < T_s < 40.0
+        # some pair is still sliding at the handover: it must carry over (no second "sliding" event)
+        slid = [e for e in b.events if e.kind == "sliding" and e.t < T_s]
+        assert slid
+    _assert_agree(a, b, state_tol=1e-7, time_tol=1e-7)
+
+
+def test_dead_neurons_carry_over():
+    rng = np.random.default_rng(6)  # data in a half-space: neurons die at t = 0 and later (alpha = 0)
+    X = rng.normal(size=(8, 3))
+    X[:, 0] = np.abs(X[:, 0]) + 1.0
+    y = np.where(X[:, 1] > 0, 1.0, -1.0)
+    U0 = rng.normal(size=(12, 3))
+    U0 /= np.linalg.norm(U0, axis=1)[:, None]
+    s = np.where(np.arange(12) % 2 == 0, 1.0, -1.0)
+    field = NetworkField(X, y, "exp")
+    r0, times = np.full(12, -40.0), np.linspace(0.0, 30.0, 31)
+    a = solve_polar(field, r0, U0, s, times)
+    b = solve_polar_hybrid(field, r0, U0, s, times)
+    T_s = b.stats["limit_phase_until"]
+    dead_a = sorted(e.j for e in a.events if e.kind == "dead")
+    dead_b = [e for e in b.events if e.kind == "dead"]
+    assert dead_b and all(e.t < T_s for e in dead_b) and T_s < 30.0
+    assert any(e.t > 0.0 for e in dead_b)
+    assert sorted(e.j for e in dead_b) == dead_a  # each logged once, not again at the handover
+    for e in dead_b:  # frozen through the ODE phase
+        k = times > e.t
+        np.testing.assert_array_equal(b.U[k, e.j], b.U[np.argmax(k), e.j][None].repeat(k.sum(), 0))
+    _assert_agree(a, b)
+
+
+# (d) large case at theorem-scale eps -------------------------------------------------------------
+
+
+def test_large_case_theorem_scale_eps_is_all_limit():
+    ds = orthogonally_separable(100, 100, 50, 0.3, seed=0, norm_range=(0.5, 2.0))
+    init = balanced_init(200, 50, log_eps=0.0, seed=0)
+    tr = simulate(ds, init.W0, init.v0, 2.0, times=[0.0, 1.0], log_eps=-5e6)
+    assert tr.stats["limit_phase_until"] == 2.0 and tr.stats["steps"] == 0
+    assert np.all(np.isfinite(tr.r)) and len(tr.crossings()) > 0
+    np.testing.assert_allclose(tr.r[0], np.log(np.linalg.norm(init.W0, axis=1)) - 5e6, rtol=0, atol=1e-8)
+    assert np.all(tr.r[-1] < -4.9e6)  # r grows at most ||x_a|| per unit time: outputs stay negligible
+
+
+# engine optimisation: per-neuron screening in find_events is exact -------------------------------
+
+
+def test_screened_event_search_matches_full_search(monkeypatch):
+    from verify.dynamics import events as ev
+
+    calls = {"n": 0}
+    screened = ev._Engine.find_events
+
+    def both(self, z, F):
+        a = screened(self, z, F)
+        b = self._find_events_full(z, F)
+        # same decision; the step fraction to rounding (the coefficient GEMMs differ in shape)
+        assert a[1] == b[1] and (a[0] == b[0] or abs(a[0] - b[0]) <= 1e-13)
+        assert [t[1:] for t in a[2]] == [t[1:] for t in b[2]]
+        calls["n"] += 1
+        return a
+
+    monkeypatch.setattr(ev._Engine, "find_events", both)
+    ds = orthogonally_separable(10, 10, 5, 0.3, seed=0, norm_range=(0.5, 2.0))
+    init = balanced_init(30, 5, log_eps=0.0, seed=0)
+    tr = simulate(ds, 1e-4 * init.W0, 1e-4 * init.v0, 20.0)
+    assert calls["n"] > 50 and len(tr.crossings()) > 20
+    pc2 = pc2_cross_class_acute()
+    init = balanced_init(10, pc2.d, log_eps=0.0, seed=4)
+    tr = simulate(pc2, 1e-3 * init.W0, 1e-3 * init.v0, 40.0, loss="logistic2", form="cartesian")
+    assert any(e.kind == "sliding" for e in tr.events)
