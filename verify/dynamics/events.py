@@ -333,7 +333,8 @@ class _Engine:
         while s < s_end:
             last = h >= s_end - s
             h = s_end - s if last else h
-            res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol_of(z))
+            with np.errstate(over="ignore", invalid="ignore"):  # a too-long trial step may overflow: it is rejected
+                res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol_of(z))
             if not np.isfinite(res.err) or res.err >= 1.0:
                 h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected)
                 rejected = True

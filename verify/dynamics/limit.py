@@ -360,7 +360,7 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     history = [[(seg.t0, seg.t1, int(np.sum(seg.active & yp)), int(np.sum(seg.active & ~yp))) for seg in run.segments] for run in runs]
     patterns = [[tuple(int(i) for i in np.flatnonzero(seg.active)) for seg in run.segments] for run in runs]
     sliding_sets = [[tuple(int(i) for i in np.flatnonzero(seg.sliding)) for seg in run.segments] for run in runs]
-    with np.errstate(under="ignore"):
+    with np.errstate(under="ignore", over="ignore"):  # W, v overflow to inf past r = 709; r and U stay exact
         scale = np.exp(R)
     return Trajectory(
         times=times,
