@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.search_cmd import replay_command
     from verify.report.document import build_report, claim_entry, summary_line
     from verify.report.render import render_all
-    from verify.search import search
+    from verify.search import CONFIRM_RTOL_FACTOR, MP_DPS, search
 
     claims = [get_claim(c) for c in args.claims] if args.claims else catalogue()
     json_path = f"{args.report.rstrip('/')}/report.json"
@@ -48,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         "profile": args.profile,
         "seed": args.seed,
         "budget_override": args.budget,
-        "precision": "float64 (events backend, DOP853 with exact event location)",
-        "tolerances": {"rtol": 1e-10, "confirm_rtol_factor": 1e-3},
+        "precision": "float64 event-driven GF (DOP853 steps, exact event location; hybrid exact limit phase in "
+                     "polar form); candidate violations rerun at 1000x tighter rtol and with the mpmath backend",
+        "tolerances": {"rtol": "per claim (default 1e-10)", "confirm_rtol_factor": CONFIRM_RTOL_FACTOR, "mp_dps": MP_DPS},
         "sigma_prime_at_zero": 0.0,
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
