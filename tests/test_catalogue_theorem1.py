@@ -33,8 +33,10 @@ def test_claim_reaches_expected_verdict(claim):
     if claim.expected == Verdict.REFUTED:
         assert result.counterexample is not None
         assert result.counterexample["confirmed_margin"] < -result.counterexample["confirmed_margin_error"]
-    if claim.expected == Verdict.UNKNOWN:  # P12: precondition failures are vacuous, never passes
+    if claim.expected == Verdict.UNKNOWN and claim.runner is None:  # P12: precondition failures are vacuous, never passes
         assert result.examples == 0 and result.vacuous > 0
+    if "documented-only" in claim.tags:  # EA-H6: listed with its reason, never counted as evidence
+        assert result.verdict == Verdict.UNKNOWN and "do not test" in result.reason
 
 
 def test_claim_ids_unique_and_planted_marked():
@@ -296,3 +298,21 @@ def test_field_jump_on_A_known_answer():
     assert e2[0] == pytest.approx(1e-3 * e1[0], rel=1e-2)
     assert hyperplane_distance(fld, np.array([[1.0, 1.0]]), np.array([[-2.0, 0.0]])) == pytest.approx(0.5)
     assert hyperplane_distance(fld, np.array([[1.0, 1.0]]), D) == math.inf
+
+
+def test_toy4_has_trivial_dead_cone_and_p5_data_does_not():
+    """EA-I2's premise: S_dead = {0} for toy4 (any a), not for the P5 data used by its planted twin."""
+    from verify import geometry
+
+    rng = np.random.default_rng(0)
+    Z = rng.standard_normal((20000, 2))
+    toy = gen.toy4(0.3)
+    assert not any(geometry.in_S_dead(toy, z) for z in Z)
+    p5 = tm_dead_cone_data()
+    assert geometry.in_S_dead(p5, np.array([0.0, -1.0]))
+
+
+def tm_dead_cone_data():
+    from properties.min2024_early_alignment.theorem1 import dead_cone_family
+
+    return find(dead_cone_family(), lambda sc: True).dataset

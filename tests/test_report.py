@@ -368,3 +368,18 @@ def test_page_loads_in_headless_chromium_without_console_errors(rendered: tuple[
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert shot.stat().st_size > 10_000
+
+
+def test_committed_reference_report_is_valid_and_current():
+    """reports/ci/report.json (written by `make check`) validates and covers the whole current catalogue."""
+    import json
+
+    from verify.claims import catalogue
+    from verify.report import schema
+
+    path = Path(__file__).resolve().parent.parent / "reports" / "ci" / "report.json"
+    report = json.loads(path.read_text())
+    schema.validate(report)
+    assert report["settings"]["profile"] == "ci" and report["settings"]["seed"] == 0
+    assert report["summary"]["unexpected"] == []
+    assert [c["id"] for c in report["claims"]] == [c.id for c in catalogue()]

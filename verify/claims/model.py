@@ -68,6 +68,8 @@ class Claim:
             "assumptions": {"checked": list(self.assumptions), "assumed": list(self.assumed)},
             "expected": str(self.expected),
             "horizon": self.horizon if isinstance(self.horizon, (int, float, str)) or self.horizon is None else "computed",
+            "backend": self.backend,
+            "rtol": self.rtol,
             "tags": list(self.tags),
             "depends_on": list(self.depends_on),
         }

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         "budget_override": args.budget,
         "precision": "float64 event-driven GF (DOP853 steps, exact event location; hybrid exact limit phase in "
                      "polar form); candidate violations rerun at 1000x tighter rtol and with the mpmath backend",
-        "tolerances": {"rtol": "per claim (default 1e-10)", "confirm_rtol_factor": CONFIRM_RTOL_FACTOR, "mp_dps": MP_DPS},
+        "tolerances": {"default_rtol": 1e-10, "confirm_rtol_factor": CONFIRM_RTOL_FACTOR, "mp_dps": MP_DPS},
         "sigma_prime_at_zero": 0.0,
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
