@@ -463,30 +463,24 @@ def solve_cartesian(
     return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", balancedness_drift=drift, error_estimate=eng.err_sum, stats=stats, params=params)
 
 
+def check_polar_inputs(field: NetworkField, r0: np.ndarray, U0: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated (r0 (h,), unit-row U0 (h, d), s (h,) in {-1, +1}); InputError otherwise."""
+    if not field.train_v:
+        raise InputError("the polar form needs the second layer trained (train_v=True)")
+    r0 = np.asarray(r0, dtype=float).reshape(-1)
+    U0 = np.asarray(U0, dtype=float)
+    sg = np.asarray(s, dtype=float).reshape(-1)
+    if U0.ndim != 2 or U0.shape != (r0.size, field.X.shape[1]) or sg.shape != r0.shape or not np.all(np.isin(sg, (-1.0, 1.0))):
+        raise InputError(f"need r0 (h,), U0 (h, {field.X.shape[1]}), s (h,) in {{-1, +1}}")
+    if not np.all(np.isfinite(r0)) or not np.all(np.isfinite(U0)):
+        raise InputError("r0 and U0 must be finite")
+    norms = np.linalg.norm(U0, axis=1)
+    if np.any(norms == 0.0):
+        raise InputError("U0 rows must be nonzero")
+    return r0, U0 / norms[:, None], sg
+
+
 def solve_polar(
-    field: NetworkField,
-    r0: np.ndarray,
-    U0: np.ndarray,
-    s: np.ndarray,
-    times: np.ndarray,
-    *,
-    rtol: float = 1e-10,
-    atol: float | None = None,
-    log_time: bool | None = None,
-    progress: Callable[[float], None] | None = None,
-    first_step: float | None = None,
-    max_step: float = np.inf,
-) -> Trajectory:
-    """Exact gradient flow in polar form (balanced init, v trained): r_j = ln||w_j||, unit u_j, signs s.
-
-    W = exp(r) U and v = s exp(r) in the result may underflow to 0 (r < -745); r, U are exact.
-    ``balancedness_drift`` is 0 by construction; ``stats["u_norm_drift"]`` is the largest
-    | ||u_j|| - 1 | seen before renormalisation.
-    """
-    return _solve_polar(field, r0, U0, s, times, rtol=rtol, atol=atol, log_time=log_time, progress=progress, first_step=first_step, max_step=max_step)
-
-
-def _solve_polar(
     field: NetworkField,
     r0: np.ndarray,
     U0: np.ndarray,
@@ -501,18 +495,14 @@ def _solve_polar(
     max_step: float = np.inf,
     handover: Callable[[_Engine], None] | None = None,
 ) -> Trajectory:
-    """:func:`solve_polar` with an optional ``handover(engine)`` that sets the switching mode at
-    t = 0 (instead of recomputing it from the state; used by :mod:`verify.dynamics.hybrid`)."""
-    if not field.train_v:
-        raise InputError("the polar form needs the second layer trained (train_v=True)")
-    r0 = np.asarray(r0, dtype=float).reshape(-1)
-    U0 = np.asarray(U0, dtype=float)
-    sg = np.asarray(s, dtype=float).reshape(-1)
-    if U0.ndim != 2 or U0.shape != (r0.size, field.X.shape[1]) or sg.shape != r0.shape or not np.all(np.isin(sg, (-1.0, 1.0))):
-        raise InputError(f"need r0 (h,), U0 (h, {field.X.shape[1]}), s (h,) in {{-1, +1}}")
-    if not np.all(np.isfinite(r0)) or not np.all(np.isfinite(U0)):
-        raise InputError("r0 and U0 must be finite")
-    U0 = U0 / np.linalg.norm(U0, axis=1)[:, None]
+    """Exact gradient flow in polar form (balanced init, v trained): r_j = ln||w_j||, unit u_j, signs s.
+
+    W = exp(r) U and v = s exp(r) in the result may underflow to 0 (r < -745); r, U are exact.
+    ``balancedness_drift`` is 0 by construction; ``stats["u_norm_drift"]`` is the largest
+    | ||u_j|| - 1 | seen before renormalisation. ``handover(engine)`` (used by
+    :mod:`verify.dynamics.hybrid`) sets the switching mode at t = 0 instead of recomputing it.
+    """
+    r0, U0, sg = check_polar_inputs(field, r0, U0, s)
     t = _check_times(times)
     lt = _pick_log_time(log_time, float(t[-1]))
     form = PolarForm(field, sg, r0, U0.shape[1])

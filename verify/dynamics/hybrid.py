@@ -72,7 +72,7 @@ import numpy as np
 from verify.dynamics import events as _events
 from verify.dynamics.field import NetworkField
 from verify.dynamics.limit import PLANE_RTOL, _NeuronRun, limit_weights
-from verify.errors import InputError, NumericalError
+from verify.errors import NumericalError
 from verify.trajectory import Event, Trajectory
 
 F_SAFE = 2.0**-60  # |f| below this: float64 g == -l'(y, 0) exactly for every loss (module docstring)
@@ -204,22 +204,10 @@ def solve_polar_hybrid(
     (|f| <= 2^-60 for every sample, proved by a growth bound), then :func:`events.solve_polar`
     from the limit state and mode at the switch time. Same arguments and result as
     :func:`events.solve_polar`, plus ``stats["limit_phase_until"]`` (module docstring)."""
-    if not field.train_v:
-        raise InputError("the polar form needs the second layer trained (train_v=True)")
-    r0 = np.asarray(r0, dtype=float).reshape(-1)
-    U0 = np.asarray(U0, dtype=float)
-    sg = np.asarray(s, dtype=float).reshape(-1)
-    if U0.ndim != 2 or U0.shape != (r0.size, field.X.shape[1]) or sg.shape != r0.shape or not np.all(np.isin(sg, (-1.0, 1.0))):
-        raise InputError(f"need r0 (h,), U0 (h, {field.X.shape[1]}), s (h,) in {{-1, +1}}")
-    if not np.all(np.isfinite(r0)) or not np.all(np.isfinite(U0)):
-        raise InputError("r0 and U0 must be finite")
+    r0, U0, sg = _events.check_polar_inputs(field, r0, U0, s)
     t = _events._check_times(times)
     t_end = float(t[-1])
     h, d = U0.shape
-    norms = np.linalg.norm(U0, axis=1)
-    if np.any(norms == 0.0):
-        raise InputError("U0 rows must be nonzero")
-    U0 = U0 / norms[:, None]
     start = _time.perf_counter()
 
     runs: list[_NeuronRun] | None = None
@@ -270,7 +258,7 @@ def solve_polar_hybrid(
             t_ode = t_ode[1:]
         prog = None if progress is None else (lambda tt, _p=progress: _p(tt + T_s))
         ho = _handover(field, runs, U_s, T_s) if runs is not None else None
-        ode = _events._solve_polar(field, r_s, U_s, sg, t_ode, rtol=rtol, atol=atol, log_time=lt, progress=prog, handover=ho)
+        ode = _events.solve_polar(field, r_s, U_s, sg, t_ode, rtol=rtol, atol=atol, log_time=lt, progress=prog, handover=ho)
         k = t.size - n_lim
         U[n_lim:], r[n_lim:] = ode.U[-k:], ode.r[-k:]
         if T_s > 0.0:
