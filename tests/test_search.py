@@ -148,3 +148,19 @@ def test_example_database_replays_a_found_counterexample_first(tmp_path):
     again = search(claim, budget=200, seed=2, database=tmp_path / "db")
     assert again.verdict == Verdict.REFUTED
     assert calls[0] == 37  # the stored counterexample is replayed before any new example
+
+
+def test_search_interrupted_by_hypothesis_is_unknown_not_holds():
+    """An error that does not reproduce makes Hypothesis stop with Flaky: inconclusive, never HOLDS."""
+    from hypothesis.errors import Flaky
+
+    seen = []
+
+    def check(x):
+        seen.append(x)
+        if len(seen) == 3:
+            raise Flaky("simulated interruption")
+        return 1.0
+
+    result = search(_claim(check, over=st.integers(0, 100)), budget=10)
+    assert result.verdict == Verdict.UNKNOWN and "interrupted" in result.reason

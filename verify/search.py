@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, given, reject, settings, target
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.errors import Unsatisfiable
 
 from verify.claims.model import Claim, Margin, as_margin
 from verify.claims.run import Run, execute
@@ -238,15 +239,19 @@ def search(
     except _EngineFailure:
         result.verdict = Verdict.FAILED
         result.reason = found.get("failure", "engine error")
-    except Exception as exc:  # Hypothesis itself gave up (e.g. everything rejected)
-        if "counterexample" not in found:
-            result.reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    except Unsatisfiable:  # every example was rejected: counted below as "assumptions never met"
+        pass
+    except Exception as exc:  # Hypothesis stopped for another reason: the search is inconclusive
+        found["interrupted"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     result.time_s = time.perf_counter() - start
     if result.verdict == Verdict.FAILED:
         return result
     if "counterexample" in found:
         result.counterexample = found["counterexample"]
         result.verdict, result.reason = _high_precision_verdict(claim, found["scenario"], result.counterexample)
+    elif "interrupted" in found:
+        result.verdict = Verdict.UNKNOWN
+        result.reason = f"search interrupted after {result.examples} valid example(s): {found['interrupted']}"
     elif result.numerical_failures:
         result.verdict = Verdict.UNKNOWN
         result.reason = f"{result.numerical_failures} run(s) failed numerically (first: {found.get('numerical')})"
