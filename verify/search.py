@@ -268,7 +268,9 @@ def _high_precision_verdict(claim: Claim, scenario: Any, record: dict[str, Any])
     """REFUTED only if the shrunk counterexample also violates in the mp backend (where one applies)."""
     base = "confirmed violation, shrunk by Hypothesis, rechecked at 1000x tighter rtol"
     if not needs_mp_confirmation(claim, scenario):
-        record["mp_confirmation"] = "not applicable (no float64 trajectory to re-integrate)"
+        why = ("pointwise check, no trajectory" if not isinstance(scenario, Scenario) or claim.horizon is None
+               else f"backend {claim.backend!r} is not an ODE integration")
+        record["mp_confirmation"] = f"not applicable ({why})"
         return Verdict.REFUTED, base
     ev = confirm_mp(claim, scenario)
     record["mp_dps"] = MP_DPS
