@@ -164,3 +164,8 @@ def test_search_interrupted_by_hypothesis_is_unknown_not_holds():
 
     result = search(_claim(check, over=st.integers(0, 100)), budget=10)
     assert result.verdict == Verdict.UNKNOWN and "interrupted" in result.reason
+
+
+def test_infinite_margins_are_evidence_not_an_interruption():
+    result = search(_claim(lambda x: float("inf") if x % 2 else 1.0, over=st.integers(0, 100)), budget=10)
+    assert result.verdict == Verdict.HOLDS and result.examples == 10

@@ -209,7 +209,8 @@ def search(
         result.examples += 1
         if ev.margin.value < result.min_margin:
             result.min_margin, result.min_margin_error = ev.margin.value, ev.margin.error
-        target(-ev.margin.value, label="violation")
+        if math.isfinite(ev.margin.value):  # Hypothesis rejects non-finite observations
+            target(-ev.margin.value, label="violation")
         if _violates(ev):
             second = confirm(claim, sc)
             if _violates(second):
