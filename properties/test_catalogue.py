@@ -32,3 +32,9 @@ def test_claim_meets_its_expected_verdict(claim):
             assert cx["confirmed_margin"] < -(cx["confirmed_margin_error"] or 0.0), detail
     else:
         assert result.as_expected, detail
+
+
+def test_every_claim_cites_its_seed_and_ids_are_unique():
+    ids = [c.id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    assert [c.id for c in CLAIMS if not c.source.startswith("004")] == []
