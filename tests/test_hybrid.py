@@ -200,8 +200,9 @@ def test_screened_event_search_matches_full_search(monkeypatch):
     def both(self, z, F):
         a = screened(self, z, F)
         b = self._find_events_full(z, F)
-        # same decision; the step fraction to rounding (the coefficient GEMMs differ in shape)
-        assert a[1] == b[1] and (a[0] == b[0] or abs(a[0] - b[0]) <= 1e-13)
+        # same decision; the step fraction to rounding (the coefficients are summed in another
+        # order, and a slow crossing's root moves by ~1e-16 |e| / |e'|)
+        assert a[1] == b[1] and (a[0] == b[0] or abs(a[0] - b[0]) <= 1e-11)
         assert [t[1:] for t in a[2]] == [t[1:] for t in b[2]]
         calls["n"] += 1
         return a

@@ -216,29 +216,35 @@ def first_crossing(coef: np.ndarray, side: np.ndarray, shift: np.ndarray, watch:
     rest = np.nonzero(live & ~mono & (left >= 0.0))[0]
     if rest.size and x_best > 0.0:
         ii, jj = np.unravel_index(sel[rest], watch.shape)
-        x_rest, touches = _pieces(flat[:, rest], touch_tol[ii, jj], ii, jj, x_best)
+        x_rest, touches = hard_candidates(flat[:, rest], touch_tol[ii, jj], ii, jj, x_best)
         cand_k.append(rest)
         cand_x.append(x_rest)
     if not cand_k:
         return Crossings(np.inf, [], [])
-    ks, xs = sel[np.concatenate(cand_k)], np.concatenate(cand_x)
+    ii, jj = np.unravel_index(sel[np.concatenate(cand_k)], watch.shape)
+    return earliest(np.concatenate(cand_x), ii, jj, touches)
+
+
+def earliest(xs: np.ndarray, ii: np.ndarray, jj: np.ndarray, touches: list[tuple[float, int, int]]) -> Crossings:
+    """From candidate switching points xs of pairs (ii, jj): the first x, every pair switching
+    there (within 1e-12), and the grazing touches before it (first touch per pair)."""
+    if xs.size == 1 and not touches:
+        return Crossings(float(xs[0]), [(int(ii[0]), int(jj[0]))], [])
     x_star = float(np.min(xs)) if xs.size else np.inf
     pairs: list[tuple[int, int]] = []
     if np.isfinite(x_star):
-        sel = ks[xs <= x_star + 1e-12]
-        ii, jj = np.unravel_index(sel, watch.shape)
-        pairs = sorted({(int(i), int(j)) for i, j in zip(ii, jj)})
-    touches = sorted(t for t in touches if t[0] < x_star)
+        at = xs <= x_star + 1e-12
+        pairs = sorted({(int(i), int(j)) for i, j in zip(ii[at], jj[at])})
     seen: set[tuple[int, int]] = set()
     uniq = []
-    for t in touches:
+    for t in sorted(t for t in touches if t[0] < x_star):
         if t[1:] not in seen:
             seen.add(t[1:])
             uniq.append(t)
     return Crossings(x_star, pairs, uniq)
 
 
-def _pieces(c: np.ndarray, tol: np.ndarray, ii: np.ndarray, jj: np.ndarray, x_limit: float) -> tuple[np.ndarray, list[tuple[float, int, int]]]:
+def hard_candidates(c: np.ndarray, tol: np.ndarray, ii: np.ndarray, jj: np.ndarray, x_limit: float) -> tuple[np.ndarray, list[tuple[float, int, int]]]:
     """Non-monotone candidates: first crossing per column of c on 8 sub-pieces before x_limit."""
     x_pair = np.full(c.shape[1], np.inf)
     touches: list[tuple[float, int, int]] = []

@@ -1,8 +1,10 @@
 """Event-driven exact gradient flow: integrate mode by mode, switch at every crossing.
 
-The driver (this module) glues the pieces: a state form (:mod:`forms`), DOP853 steps with
-dense output (:mod:`stepper`), crossing location on the dense output (:mod:`crossings`) and
-the switching rules (:mod:`switching`). It knows nothing about claims.
+The driver (this module) glues the pieces: a state form (:mod:`forms`), Runge-Kutta steps
+with dense output (:mod:`stepper`), crossing location on the dense output (:mod:`crossings`,
+its compiled fast path :mod:`scan`) and the switching rules (:mod:`switching`). It knows
+nothing about claims. Hot loops are compiled with numba (:mod:`field_jit`, :mod:`rk_jit`,
+:mod:`scan`, :mod:`engine_jit`); each has a numpy reference it is tested against.
 
 Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
 Filippov slopes recomputed at every rhs evaluation); find the earliest x in (0, 1] of the step
@@ -10,8 +12,16 @@ where some pair leaves its side (or a sliding slope leaves [alpha, 1]); write th
 samples up to there from the dense output; if there is an event, move to the event point,
 put every pair within tau_ij = 1e-12 ||x_i|| ||w_j|| of its surface exactly onto it
 (projection of w_j / u_j), settle those pairs (:func:`switching.resolve_neuron`), log the
-events, and restart there with the step size the controller proposed (no new solver object,
-one rhs evaluation for the new slope). Pairs put on their surface are *disarmed* (their event
+events, and restart there (no new solver object, one rhs evaluation for the new slope).
+
+Step strategy: DOP853 (8th order, 7th-order dense output) while the step size is set by the
+error controller. After a step cut short by an event, the next step is at most EVENT_CAP
+times the part used (the next crossing is probably about as far: in the alignment phase
+crossings come every ~1e-3 time units while the controller would take steps of ~1), and
+steps within CHEAP_STEPS of such a cut use the Dormand-Prince 5(4) pair (6 evaluations, free
+quartic dense output; compiled when no pair slides) instead of DOP853's 15: on such short
+steps its error estimate is far below the tolerance anyway. Every step, of either pair, is
+accepted only if its own embedded error estimate passes. Pairs put on their surface are *disarmed* (their event
 function is side*e + tau) until they have left it by tau, so a crossing is never re-detected
 (no chattering); a pair that goes back by more than tau is a new event whose arrival side is
 known, so it crosses or slides (:func:`switching.resolve_neuron`), it never bounces.
@@ -25,13 +35,13 @@ With alpha = 0 a neuron whose column of S is all inactive and not sliding is dea
 (kind "dead", i = -1) and frozen (its field is exactly zero; it is no longer watched).
 
 Independent variable: t, or tau = ln(1 + t) with dz/dtau = e^tau F(z) (``log_time``; chosen
-automatically when t_end > 1e3). Tolerances: DOP853 error norm with scale atol + rtol |z|;
+automatically when t_end > 1e3). Tolerances: the pair's error norm with scale atol + rtol |z|;
 Cartesian default atol: for each component, rtol * ||(w_j, v_j)|| of its neuron at the step
 start (accuracy relative to each neuron, also for neurons that shrink by many orders of
 magnitude: balancedness is then kept relative to each neuron); polar z = [r - r(0), U] with
 default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
 
-Stats: steps (accepted), rejected, rhs_evals, n_events, n_restarts (event points), touches
+Stats: steps (accepted), steps_rk45 (of them, 5(4) steps), rejected, rhs_evals, n_events, n_restarts (event points), touches
 (grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
 sticky_pairs, wall_s, log_time, log_loss (log L at the samples), loss_underflow_float64 (a
 per-sample loss exp(-y f) below float64 range), and for the polar form u_norm_drift,
@@ -45,7 +55,6 @@ ignores error propagation); a rerun at a tighter rtol is the caller's check.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time as _time
 from dataclasses import dataclass, field as dc_field
@@ -53,11 +62,10 @@ from typing import Callable
 
 import numpy as np
 from scipy.optimize import brentq
-from threadpoolctl import threadpool_limits
 
-from verify.dynamics import crossings, stepper, switching
-from verify.dynamics.field import NetworkField
-from verify.dynamics.forms import CartesianForm, PolarForm
+from verify.dynamics import crossings, engine_jit, rk_jit, scan, stepper, switching
+from verify.dynamics.field import NetworkField, single_thread_blas
+from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
 
@@ -69,6 +77,8 @@ STICKY_AFTER = 4  # re-entries before the hysteresis of a pair starts to grow (x
 _NODES = 0.5 * (1.0 - np.cos(np.pi * (np.arange(8) + 0.5) / 8))  # Chebyshev nodes on [0, 1]
 _NODES = np.append(_NODES, 1.0)
 MAX_NULL_RESTARTS = 200
+CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
+EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
 
 
@@ -88,14 +98,14 @@ class _Engine:
 
     def __init__(self, form: CartesianForm | PolarForm, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray | None, progress: Callable[[float], None] | None) -> None:
         self.form, self.fieldobj = form, form.field
-        self.X, self.alpha = form.field.X, form.field.alpha
+        self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
         self.K = self.X @ self.X.T
         self.xnorm = form.field.norms
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0, "sticky_pairs": 0}
+        self.stats = {"steps": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0, "sticky_pairs": 0}
         self.err_sum = 0.0
         self.unorm_drift = 0.0
         n, h = self.X.shape[0], form.h
@@ -144,34 +154,53 @@ class _Engine:
         """Put near-surface pairs on their surface, classify them jointly per neuron, log events."""
         m = self.mode
         P = self.form.preact(z)
-        tau = self.tau(z)
-        near = (np.abs(P) <= tau) | ((m.side * P <= 0.0) & (m.side != 0))
-        near &= ~m.dead[None, :]
-        trig = np.zeros_like(near)
+        near, anycol = engine_jit.near_surface(P, self.xnorm, self.form.neuron_scale(z), m.side, m.dead, SURFACE_TOL)
+        trig = set(triggers)
         for i, j in triggers:
-            trig[i, j] = True
-        near |= trig
-        cols = set(np.nonzero(near.any(axis=0))[0].tolist()) | {j for _, j in triggers}
-        g = self.form.g(z, m.S)
+            near[i, j] = anycol[j] = True
+        cols = np.flatnonzero(anycol)
+        g = self.form.g(z, m.S, P)
         gain = self.form.gain(z)
-        for j in sorted(cols):
-            rows = np.nonzero(near[:, j])[0]
+        for j in cols.tolist():
+            rows = np.flatnonzero(near[:, j])
             if j in m.sliding:
                 rows = np.union1d(rows, m.sliding[j])
             self.form.project(z, j, rows)
-            arrival = np.where(trig[rows, j], m.side[rows, j], 0)
-            state, slopes, rep = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha, arrival)
-            for k, i in enumerate(rows):
-                self._log(t, int(i), j, int(m.side[i, j]), int(state[k]), bool(trig[i, j]), bool(rep[k]))
-            m.S[rows, j] = slopes
-            m.side[rows, j] = np.where(state == switching.ACTIVE, 1, np.where(state == switching.SLIDING, 0, -1))
-            m.armed[rows, j] = False
-            slide = rows[state == switching.SLIDING]
-            if slide.size:
-                m.sliding[j] = slide
+            if rows.size == 1:
+                self._settle_pair(t, int(rows[0]), j, g, gain, (int(rows[0]), j) in trig)
             else:
-                m.sliding.pop(j, None)
-        self.check_dead(t)
+                self._settle_neuron(t, rows, j, g, gain, np.array([(int(i), j) in trig for i in rows]))
+        self.check_dead(t, cols)
+
+    def _settle_pair(self, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
+        """One on-surface pair of neuron j (:func:`switching.resolve_pair`)."""
+        m = self.mode
+        prev = int(m.side[i, j])
+        state, slope, rep = switching.resolve_pair(m.S, g, self.K, gain, i, j, self.alpha, prev if trig else 0)
+        self._log(t, i, j, prev, state, trig, rep)
+        m.S[i, j] = slope
+        m.side[i, j] = 1 if state == switching.ACTIVE else (0 if state == switching.SLIDING else -1)
+        m.armed[i, j] = False
+        if state == switching.SLIDING:
+            m.sliding[j] = np.array([i])
+        else:
+            m.sliding.pop(j, None)
+
+    def _settle_neuron(self, t: float, rows: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray, trig: np.ndarray) -> None:
+        """Several on-surface pairs of neuron j, settled jointly (:func:`switching.resolve_neuron`)."""
+        m = self.mode
+        arrival = np.where(trig, m.side[rows, j], 0)
+        state, slopes, reps = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha, arrival)
+        for k, i in enumerate(rows.tolist()):
+            self._log(t, i, j, int(m.side[i, j]), int(state[k]), bool(trig[k]), bool(reps[k]))
+        m.S[rows, j] = slopes
+        m.side[rows, j] = np.where(state == switching.ACTIVE, 1, np.where(state == switching.SLIDING, 0, -1))
+        m.armed[rows, j] = False
+        slide = rows[state == switching.SLIDING]
+        if slide.size:
+            m.sliding[j] = slide
+        else:
+            m.sliding.pop(j, None)
 
     def _log(self, t: float, i: int, j: int, prev: int, new: int, trig: bool, rep: bool) -> None:
         kind, direction = None, 0
@@ -196,16 +225,16 @@ class _Engine:
         if kind is not None:
             self.events.append(Event(float(t), i, j, kind, direction))
 
-    def check_dead(self, t: float) -> None:
-        """alpha = 0: log and freeze neurons with an all-inactive, non-sliding column of S."""
+    def check_dead(self, t: float, cols: np.ndarray | None = None) -> None:
+        """alpha = 0: log and freeze neurons with an all-inactive, non-sliding column of S
+        (among ``cols``, the columns that just changed, when given)."""
         if self.alpha != 0.0:
             return
         m = self.mode
-        dead = ~m.dead & np.all(m.S == 0.0, axis=0)
-        for j in np.nonzero(dead)[0]:
-            if int(j) not in m.sliding:
+        for j in (range(m.dead.size) if cols is None else cols.tolist()):
+            if not m.dead[j] and j not in m.sliding and not m.S[:, j].any():
                 m.dead[j] = True
-                self.events.append(Event(float(t), -1, int(j), "dead", 0))
+                self.events.append(Event(float(t), -1, j, "dead", 0))
 
     def initial_mode(self, t0: float) -> None:
         m = self.mode
@@ -221,33 +250,37 @@ class _Engine:
 
     # event search on one step ---------------------------------------------------------------
     def find_events(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
-        """Earliest switching point on the step. e_ij is linear in z, so the Chebyshev
-        coefficients of e_ij on the step are <x_i, C_kj> with C_kj those of w_j (u_j). Screening
-        per neuron first: |c_0| > ||x_i|| sum_{k>=1} ||C_kj|| (>= sum_{k>=1} |c_k|, with a 1e-9
-        relative margin over rounding) already passes the exclusion test of
-        :func:`crossings.first_crossing`, so only neurons with some other watched pair (or a
-        pair starting on its surface) get their full coefficients and go through it."""
+        """Earliest switching point on the step (:func:`scan.scan_step`, then numpy for the
+        rare non-monotone candidates). e_ij is linear in z, so the Chebyshev coefficients of
+        e_ij on the step are <x_i, C_kj> with C_kj those of w_j (u_j)."""
         m = self.mode
-        C = self.form.neuron_block(crossings.CHEB @ np.vstack([z[None, :], F]))  # (8, h, d)
-        bound = self.xnorm[:, None] * (np.sqrt(np.einsum("khd,khd->kh", C[1:], C[1:])).sum(axis=0) * (1.0 + 1e-9))[None, :]
-        c0 = self.X @ C[0].T  # (n, h)
-        watch = (m.side != 0) & ~m.dead[None, :]
-        need = watch & ((np.abs(c0) <= bound) | ~m.armed)
-        cols = np.flatnonzero(need.any(axis=0))
-        x, pairs, touches = np.inf, [], []
-        if cols.size:
-            c = np.matmul(self.X, np.swapaxes(C[:, cols], -1, -2))  # (8, n, |cols|)
-            tau = SURFACE_TOL * self.xnorm[:, None] * self.form.neuron_scale(z)[None, cols]
-            armed = m.armed[:, cols]
-            cr = crossings.first_crossing(c, m.side[:, cols], np.where(armed, 0.0, tau), watch[:, cols], np.where(armed, tau, 0.0))
-            x = cr.x
-            pairs = [(i, int(cols[j])) for i, j in cr.pairs]
-            touches = [(xt, i, int(cols[j])) for xt, i, j in cr.touches]
+        blk, h, d = self.form.block, self.form.h, self.form.d
+        V = z[blk].reshape(h, d)
+        xq, qi, qj, start, hard = scan.scan_step(z, F, blk.start, h, self.X @ V.T, self.X, self.xnorm, m.side, m.armed, m.dead, SURFACE_TOL, crossings.CHEB, scan.DER)
+        if start.size:
+            xs, ii, jj = np.zeros(start.shape[0]), start[:, 0], start[:, 1]
+        elif qi >= 0:
+            xs, ii, jj = np.array([xq]), np.array([qi]), np.array([qj])
+        else:
+            xs = ii = jj = np.empty(0, dtype=int)
+        touches: list[tuple[float, int, int]] = []
+        if hard.size and not start.size:
+            hi, hj = hard[:, 0], hard[:, 1]
+            tau = SURFACE_TOL * self.xnorm[hi] * row_norms(V)[hj]
+            armed = m.armed[hi, hj]
+            Fb = F[:, blk].reshape(-1, h, d)[:, hj]  # (7, m, d)
+            raw = np.vstack([np.einsum("pd,pd->p", V[hj], self.X[hi])[None, :], np.einsum("kpd,pd->kp", Fb, self.X[hi])])
+            phi = (crossings.CHEB @ raw) * m.side[hi, hj]
+            phi[0] += np.where(armed, 0.0, tau)
+            x_hard, touches = crossings.hard_candidates(phi, np.where(armed, tau, 0.0), hi, hj, float(xs[0]) if xs.size else np.inf)
+            xs, ii, jj = np.concatenate([xs, x_hard]), np.concatenate([ii, hi]), np.concatenate([jj, hj])
+        cr = crossings.earliest(xs, ii, jj, touches)
+        x, pairs = cr.x, cr.pairs
         if m.sliding:
-            xs, spairs = self.sliding_exit(z, F)
-            if xs < x:
-                x, pairs = xs, spairs
-        return x, pairs, [tc for tc in touches if tc[0] < x]
+            xs_, spairs = self.sliding_exit(z, F)
+            if xs_ < x:
+                x, pairs = xs_, spairs
+        return x, pairs, [tc for tc in cr.touches if tc[0] < x]
 
     def _find_events_full(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
         """Unscreened version of :meth:`find_events` (all n h pairs; kept for cross-checks)."""
@@ -286,16 +319,27 @@ class _Engine:
             return x, [(i, j)]
         return np.inf, []
 
+    # one step ---------------------------------------------------------------------------------
+    def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, cheap: bool) -> tuple[stepper.StepResult, np.ndarray | None]:
+        """A trial step and, for the 5(4) pair, its dense matrix (None: DOP853's needs 3 more
+        rhs evaluations, made only if the step is accepted). The 5(4) step is compiled
+        (:mod:`rk_jit`) when no pair slides and the loss is a built-in one."""
+        atol = self.atol_of(z)
+        if not cheap:
+            return stepper.step(self.rhs, s, z, f, h, self.rtol, atol), None
+        if self.form._loss is None or self.mode.sliding:
+            res = stepper.step_rk45(self.rhs, s, z, f, h, self.rtol, atol)
+            return res, stepper.dense_matrix_rk45(res, h)
+        self.stats["rhs_evals"] += stepper.N_STAGES_RK45
+        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
+        return stepper.StepResult(z_new, f_new, None, float(err)), F
+
     # after an accepted step -----------------------------------------------------------------
     def rearm(self, z: np.ndarray) -> None:
         """Re-arm the disarmed pairs that have left their surface by tau (side * e > tau)."""
         m = self.mode
         if not m.armed.all():
-            ii, jj = np.nonzero(~m.armed)
-            V = self.form.directions(z) if isinstance(self.form, PolarForm) else self.form.weights(z)
-            e = np.einsum("kd,kd->k", self.X[ii], V[jj])
-            tau = SURFACE_TOL * self.xnorm[ii] * np.linalg.norm(V[jj], axis=1)
-            m.armed[ii, jj] = (m.side[ii, jj] != 0) & (m.side[ii, jj] * e > tau)
+            engine_jit.rearm(m.armed, m.side, self.X, np.ascontiguousarray(self.form.neuron_block(z[None, :])[0]), self.xnorm, SURFACE_TOL)
 
     def post_step(self, z: np.ndarray) -> bool:
         """Re-arm pairs that left their surface; project sliding pairs; renormalise u. True if z changed."""
@@ -306,14 +350,21 @@ class _Engine:
             self.form.project(z, j, rows)
             changed = True
         if isinstance(self.form, PolarForm):
-            norms = np.linalg.norm(self.form.directions(z), axis=1)
+            norms = row_norms(self.form.directions(z))
             self.unorm_drift = max(self.unorm_drift, float(np.max(np.abs(norms - 1.0))))
             changed |= self.form.normalise(z)
         return changed
 
     # main loop ------------------------------------------------------------------------------
     def run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
-        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N)."""
+        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N).
+
+        A too-long trial step may overflow: its error norm is then not finite and it is
+        rejected, so floating-point overflow warnings are silenced for the whole run."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._run(times, first_step, max_step)
+
+    def _run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
         s_grid = self.s_of(times)
         s, s_end = 0.0, float(s_grid[-1])
         out = np.empty((times.size, self.z.size))
@@ -329,20 +380,22 @@ class _Engine:
         f = self.rhs(s, z)
         h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol_of(z))
         h = min(h, max_step)
-        rejected, null_restarts = False, 0
+        rejected, null_restarts, cheap, calm = False, 0, False, CHEAP_STEPS
         while s < s_end:
             last = h >= s_end - s
             h = s_end - s if last else h
-            with np.errstate(over="ignore", invalid="ignore"):  # a too-long trial step may overflow: it is rejected
-                res = stepper.step(self.rhs, s, z, f, h, self.rtol, self.atol_of(z))
+            order = stepper.ORDER_RK45 if cheap else stepper.ORDER
+            res, F = self.attempt(s, z, f, h, cheap)
             if not np.isfinite(res.err) or res.err >= 1.0:
-                h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected)
+                h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected, order)
                 rejected = True
                 self.stats["rejected"] += 1
                 if h < 1e-15 * max(1.0, abs(s)):
                     raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g}")
                 continue
-            F = stepper.dense_matrix(self.rhs, s, z, f, res, h)
+            if F is None:
+                F = stepper.dense_matrix(self.rhs, s, z, f, res, h)
+            self.stats["steps_rk45"] += int(cheap)
             x_ev, pairs, touches = self.find_events(z, F)
             x_cut = min(x_ev, 1.0)
             s_cut = s_end if (last and x_ev > 1.0) else s + x_cut * h
@@ -356,10 +409,15 @@ class _Engine:
                 self.stats["touches"] += 1
             self.stats["steps"] += 1
             self.err_sum += res.err * self.rtol
-            h_next = min(stepper.next_size(h, res.err, rejected), max_step)
+            h_next = min(stepper.next_size(h, res.err, rejected, order), max_step)
             rejected = False
+            calm += 1
             if x_ev <= 1.0:
-                z = stepper.dense_eval(z, F, x_ev)
+                cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
+                calm, h_next = (0, cap) if cap < h_next else (calm, h_next)
+            cheap = calm < CHEAP_STEPS
+            if x_ev <= 1.0:
+                z = engine_jit.dense_point(z, F, x_ev)
                 s = s + x_ev * h
                 null_restarts = null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(s)) else 0
                 if null_restarts > MAX_NULL_RESTARTS:
@@ -381,11 +439,6 @@ class _Engine:
         self.z = z
         self.stats["n_events"] = len(self.events)
         return out
-
-
-def _single_thread_blas() -> contextlib.AbstractContextManager:
-    """All matrices here are tiny: BLAS threads only add overhead (2-3x measured)."""
-    return threadpool_limits(1, user_api="blas")
 
 
 def _check_times(times: np.ndarray) -> np.ndarray:
@@ -440,7 +493,7 @@ def solve_cartesian(
     z0 = form.pack(W0, v0)
     eng = _Engine(form, z0, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress)
     start = _time.perf_counter()
-    with _single_thread_blas():
+    with single_thread_blas():
         Z = eng.run(t, first_step, max_step)
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
@@ -511,7 +564,7 @@ def solve_polar(
     eng = _Engine(form, z0, lt, rtol, np.full(z0.size, atol), progress)
     eng.handover = handover
     start = _time.perf_counter()
-    with _single_thread_blas():
+    with single_thread_blas():
         Z = eng.run(t, first_step, max_step)
     r = Z[:, : form.h] + r0
     U = Z[:, form.h :].reshape(t.size, form.h, form.d)

@@ -15,7 +15,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from verify.dynamics import engine_jit, field_jit
 from verify.dynamics.field import NetworkField
+
+
+def _compiled_loss(field: NetworkField) -> int | None:
+    """Code of a built-in loss for :mod:`field_jit` (None: a custom Loss, numpy path)."""
+    from verify.model.losses import LOSSES
+
+    name = field.loss.name
+    return field_jit.LOSS_CODES.get(name) if LOSSES.get(name) is field.loss else None
+
+
+def _loss_weights(form: "CartesianForm | PolarForm", f: np.ndarray) -> np.ndarray:
+    """g_i = -l'(y_i, f_i) (compiled for the built-in losses)."""
+    if form._loss is None:
+        return form.field.loss.g(form.field.y, f)
+    return field_jit.loss_weights(form._y, f, form._loss)
+
+
+def row_norms(A: np.ndarray) -> np.ndarray:
+    """||A_j|| per row (einsum: much cheaper than np.linalg.norm on small arrays)."""
+    return np.sqrt(np.einsum("hd,hd->h", A, A))
 
 
 def _remove_span(V: np.ndarray, j: int, Xa: np.ndarray) -> None:
@@ -41,6 +62,8 @@ class CartesianForm:
     def __init__(self, field: NetworkField, h: int, d: int) -> None:
         self.field, self.h, self.d = field, h, d
         self.size = h * d + h
+        self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)
+        self._loss = _compiled_loss(field)
 
     def pack(self, W: np.ndarray, v: np.ndarray) -> np.ndarray:
         return np.concatenate([np.asarray(W, float).ravel(), np.asarray(v, float).ravel()])
@@ -57,15 +80,30 @@ class CartesianForm:
         W = z[..., : self.h * self.d].reshape(z.shape[:-1] + (self.h, self.d))
         return np.matmul(self.field.X, np.swapaxes(W, -1, -2))
 
-    def g(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+    def g(self, z: np.ndarray, S: np.ndarray, P: np.ndarray | None = None) -> np.ndarray:
+        """Loss weights g_i = -l'(y_i, f_i) in mode S; P = X W^T when already at hand."""
         W, v = self.unpack(z)
-        return self.field.loss.g(self.field.y, self.field.outputs(W, v, S))
+        P = self.field.X @ W.T if P is None else P
+        return _loss_weights(self, (P * S) @ v)
 
     def gain(self, z: np.ndarray) -> np.ndarray:
         return self.unpack(z)[1]
 
     def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
-        """(W', v') of :meth:`NetworkField.cartesian`, written into one new flat array."""
+        """(W', v') of :meth:`NetworkField.cartesian` as one new flat array (compiled for the
+        built-in losses)."""
+        if self._loss is None:
+            return self.rhs_numpy(z, S)
+        return field_jit.cartesian_rhs(z, np.ascontiguousarray(S), self._X, self._y, self.h, self.d, self._loss, self.field.train_v)
+
+    def compiled_args(self) -> tuple:
+        """Field arguments of :func:`field_jit.form_rhs` after (z, S)."""
+        if not hasattr(self, "_cargs"):
+            self._cargs = (self._X, self._y, np.ones(self.h), np.zeros(self.h), self.h, self.d, self._loss, self.field.train_v, False)
+        return self._cargs
+
+    def rhs_numpy(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        """Reference numpy version of :meth:`rhs`."""
         fld, hd = self.field, self.h * self.d
         W, v = z[:hd].reshape(self.h, self.d), z[hd:]
         PS = (fld.X @ W.T) * S
@@ -79,19 +117,22 @@ class CartesianForm:
             out[hd:] = 0.0
         return out
 
+    @property
+    def block(self) -> slice:
+        """Where the neuron vectors w_j sit in z."""
+        return slice(0, self.h * self.d)
+
     def neuron_block(self, Z: np.ndarray) -> np.ndarray:
         """The w_j part of a stack of flat vectors Z (m, N) as (m, h, d) (e_ij = <x_i, w_j>)."""
         return Z[:, : self.h * self.d].reshape(Z.shape[0], self.h, self.d)
 
     def neuron_scale(self, z: np.ndarray) -> np.ndarray:
         """||w_j|| (for tolerances on e_ij)."""
-        return np.linalg.norm(self.weights(z), axis=1)
+        return row_norms(self.weights(z))
 
     def component_scale(self, z: np.ndarray) -> np.ndarray:
         """Per component of z, the size ||(w_j, v_j)|| of its neuron (floored at 1e-300)."""
-        W, v = self.unpack(z)
-        size = np.maximum(np.sqrt(np.einsum("hd,hd->h", W, W) + v * v), 1e-300)
-        return np.concatenate([np.repeat(size, self.d), size])
+        return engine_jit.neuron_size_per_component(np.ascontiguousarray(z, dtype=float), self.h, self.d, 1e-300)
 
     def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
         """In place: w_j <- w_j minus its component in span{x_i : i in rows} (onto e_ij = 0)."""
@@ -110,6 +151,8 @@ class PolarForm:
         self.field, self.s, self.r_ref = field, np.asarray(s, float), np.asarray(r_ref, float)
         self.h, self.d = self.s.size, d
         self.size = self.h + self.h * d
+        self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)
+        self._loss = _compiled_loss(field)
 
     def pack(self, r: np.ndarray, U: np.ndarray) -> np.ndarray:
         return np.concatenate([np.asarray(r, float) - self.r_ref, np.asarray(U, float).ravel()])
@@ -125,15 +168,30 @@ class PolarForm:
         U = z[..., self.h :].reshape(z.shape[:-1] + (self.h, self.d))
         return np.matmul(self.field.X, np.swapaxes(U, -1, -2))
 
-    def g(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+    def g(self, z: np.ndarray, S: np.ndarray, P: np.ndarray | None = None) -> np.ndarray:
+        """Loss weights g_i = -l'(y_i, f_i) in mode S; P = X U^T when already at hand."""
         r, U = self.unpack(z)
-        return self.field.loss.g(self.field.y, self.field.polar_outputs(r, U, self.s, S))
+        P = self.field.X @ U.T if P is None else P
+        return _loss_weights(self, (P * S) @ (self.s * np.exp(2.0 * r)))
 
     def gain(self, z: np.ndarray) -> np.ndarray:
         return self.s
 
     def rhs(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
-        """(r', U') of :meth:`NetworkField.polar`, written into one new flat array."""
+        """(r', U') of :meth:`NetworkField.polar` as one new flat array (compiled for the
+        built-in losses)."""
+        if self._loss is None:
+            return self.rhs_numpy(z, S)
+        return field_jit.polar_rhs(z, np.ascontiguousarray(S), self._X, self._y, self.s, self.r_ref, self.h, self.d, self._loss)
+
+    def compiled_args(self) -> tuple:
+        """Field arguments of :func:`field_jit.form_rhs` after (z, S)."""
+        if not hasattr(self, "_cargs"):
+            self._cargs = (self._X, self._y, self.s, self.r_ref, self.h, self.d, self._loss, True, True)
+        return self._cargs
+
+    def rhs_numpy(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
+        """Reference numpy version of :meth:`rhs`."""
         fld, h = self.field, self.h
         U = z[h:].reshape(h, self.d)
         y = fld.y
@@ -147,12 +205,17 @@ class PolarForm:
         np.multiply(self.s[:, None], G, out=out[h:].reshape(h, self.d))
         return out
 
+    @property
+    def block(self) -> slice:
+        """Where the unit vectors u_j sit in z."""
+        return slice(self.h, self.h + self.h * self.d)
+
     def neuron_block(self, Z: np.ndarray) -> np.ndarray:
         """The u_j part of a stack of flat vectors Z (m, N) as (m, h, d) (e_ij = <x_i, u_j>)."""
         return Z[:, self.h :].reshape(Z.shape[0], self.h, self.d)
 
     def neuron_scale(self, z: np.ndarray) -> np.ndarray:
-        return np.linalg.norm(self.directions(z), axis=1)
+        return row_norms(self.directions(z))
 
     def project(self, z: np.ndarray, j: int, rows: np.ndarray) -> None:
         U = self.directions(z)
@@ -162,7 +225,7 @@ class PolarForm:
     def normalise(self, z: np.ndarray, tol: float = 1e-13) -> bool:
         """In place u_j <- u_j / ||u_j|| when some | ||u_j|| - 1 | > tol; True if z changed."""
         U = self.directions(z)
-        norms = np.linalg.norm(U, axis=1)
+        norms = row_norms(U)
         if np.max(np.abs(norms - 1.0)) <= tol:
             return False
         U /= norms[:, None]

@@ -1,6 +1,7 @@
 """Discrete gradient descent / SGD on the summed loss (what the papers ran), backend "gd".
 
-Full batch:   W <- W + lr Wdot,  v <- v + lr vdot,  (Wdot, vdot) = NetworkField.cartesian(W, v, S),
+Full batch:   W <- W + lr Wdot,  v <- v + lr vdot,  (Wdot, vdot) = CartesianForm.rhs(z, S)
+(:meth:`NetworkField.cartesian`, compiled),
 the negative gradient of L = sum_i l(y_i, f(x_i)) in the mode S = field.mode(X W^T) of the
 current iterate (sigma'(0) = alpha: 0 for ReLU, the paper's convention; dead neurons get zero
 update, so GD is automatically a regular solution). Step k ends at GF time t = k lr: with the
@@ -10,7 +11,7 @@ SGD (batch_size < n): each epoch draws a permutation of the data and takes floor
 consecutive batches of size b (the remainder is dropped, as with drop_last=True). The batch
 gradient is that of the summed loss over the batch scaled by n/b, an unbiased estimate of
 the full summed-loss gradient, so the time correspondence t = k lr holds in expectation. It
-is the same ``cartesian`` call with S zeroed on the rows outside the batch (those rows then
+is the same ``rhs`` call with S zeroed on the rows outside the batch (those rows then
 drop out of both gradients), times n/b.
 
 Sampling: the state reported at a requested time t is the iterate after k = round(t/lr)
@@ -36,7 +37,8 @@ from typing import Callable
 
 import numpy as np
 
-from verify.dynamics.field import NetworkField
+from verify.dynamics.field import NetworkField, single_thread_blas
+from verify.dynamics.forms import CartesianForm
 from verify.dynamics.limit import as_sample_times
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
@@ -106,6 +108,9 @@ def solve_gd(
     t_end = float(times[-1])
     report_every = max(1, n_steps // 100)
 
+    form = CartesianForm(field, h, d)
+    z = form.pack(W, v)
+    W, v = form.unpack(z)  # views into z, updated in place
     Ws = np.empty((times.size, h, d))
     vs = np.empty((times.size, h))
     pred = np.empty((times.size, h))
@@ -117,39 +122,40 @@ def solve_gd(
     pos = P > 0.0
     if field.alpha == 0.0:
         events.extend(Event(0.0, -1, int(j), "dead", 0) for j in np.flatnonzero(~pos.any(axis=0)))
-    q = 0
-    for k in range(n_steps + 1):
-        while q < times.size and sample_steps[q] == k:
-            Ws[q], vs[q], pred[q] = W, v, drift_pred
-            if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
-                raise NumericalError(f"GD diverged (non-finite weights) by step {k} (t = {k * lr:.6g}); reduce lr")
-            q += 1
-        if k == n_steps:
-            break
-        S = field.mode(P)
-        if sgd:
-            slot = k % per_epoch
-            if slot == 0:
-                perm = rng.permutation(n)
-            mask[:] = 0.0
-            mask[perm[slot * b:(slot + 1) * b]] = 1.0
-            Wdot, vdot = field.cartesian(W, v, S * mask[:, None])
-            Wdot *= scale
-            vdot *= scale
-        else:
-            Wdot, vdot = field.cartesian(W, v, S)
-        drift_pred += lr * lr * (vdot * vdot - np.einsum("hd,hd->h", Wdot, Wdot))
-        if not field.train_v:
-            drift_pred -= 2.0 * lr * np.einsum("hd,hd->h", W, Wdot)
-        W += lr * Wdot
-        v += lr * vdot
-        np.matmul(field.X, W.T, out=P)
-        new_pos = P > 0.0
-        if not np.array_equal(new_pos, pos):
-            events.extend(_events_between(pos, new_pos, (k + 1) * lr, field.alpha))
-            pos = new_pos
-        if progress is not None and (k + 1) % report_every == 0:
-            progress((k + 1) * lr, t_end)
+    with single_thread_blas():
+        q = 0
+        for k in range(n_steps + 1):
+            while q < times.size and sample_steps[q] == k:
+                Ws[q], vs[q], pred[q] = W, v, drift_pred
+                if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
+                    raise NumericalError(f"GD diverged (non-finite weights) by step {k} (t = {k * lr:.6g}); reduce lr")
+                q += 1
+            if k == n_steps:
+                break
+            S = field.mode(P)
+            if sgd:
+                slot = k % per_epoch
+                if slot == 0:
+                    perm = rng.permutation(n)
+                mask[:] = 0.0
+                mask[perm[slot * b:(slot + 1) * b]] = 1.0
+                F = form.rhs(z, S * mask[:, None])
+                F *= scale
+            else:
+                F = form.rhs(z, S)
+            Wdot, vdot = form.unpack(F)
+            drift_pred += lr * lr * (vdot * vdot - np.einsum("hd,hd->h", Wdot, Wdot))
+            if not field.train_v:
+                drift_pred -= 2.0 * lr * np.einsum("hd,hd->h", W, Wdot)
+            F *= lr
+            z += F
+            np.matmul(field.X, W.T, out=P)
+            new_pos = P > 0.0
+            if not np.array_equal(new_pos, pos):
+                events.extend(_events_between(pos, new_pos, (k + 1) * lr, field.alpha))
+                pos = new_pos
+            if progress is not None and (k + 1) % report_every == 0:
+                progress((k + 1) * lr, t_end)
 
     w_sq = np.einsum("khd,khd->kh", Ws, Ws)
     actual = vs * vs - w_sq - c0

@@ -1,7 +1,8 @@
-"""Dormand-Prince 8(5,3) steps with the 7th-order dense output, as a set of pure functions.
+"""Dormand-Prince 8(5,3) and 5(4) steps with dense output, as a set of pure functions.
 
-Same tableau and error norm as :class:`scipy.integrate.DOP853` (coefficients imported from
-scipy), hand-driven because the event engine needs what the class keeps private:
+Same tableaux and error norms as :class:`scipy.integrate.DOP853` and
+:class:`scipy.integrate.RK45` (coefficients imported from scipy), hand-driven because the
+event engine needs what the classes keep private:
 
 - restart from any state (event point, projected state) while keeping the step size;
 - refresh the FSAL derivative after a projection (sliding surface, ``||u|| = 1``);
@@ -12,6 +13,11 @@ One step from (s, z) with slope f and size h gives z_new and the embedded error 
     scale = atol + rtol max(|z|, |z_new|);   accepted iff err < 1,
 and the dense interpolant on x = (s' - s)/h in [0, 1] (degree 7 in x)
     z(x) = z + x (F0 + (1-x)(F1 + x (F2 + (1-x)(F3 + x (F4 + (1-x)(F5 + x F6)))))).
+
+The 5(4) pair (6 stages, FSAL, error exponent -1/5, scipy's RMS error norm) is the cheap
+step for short, event-limited steps: its quartic interpolant z + h sum_k Q_k x^(k+1) needs no
+extra evaluations and is returned in the same nested basis (F0..F6), so that everything
+downstream (dense evaluation, crossing search) is shared.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
+from scipy.integrate._ivp.rk import RK45 as _RK45
 
 N_STAGES = _dop.N_STAGES
 _A = _dop.A[:N_STAGES, :N_STAGES]
@@ -32,6 +39,7 @@ _D = _dop.D
 _A_EXTRA = _dop.A[N_STAGES + 1 :]
 _C_EXTRA = _dop.C[N_STAGES + 1 :]
 ORDER = 7  # error exponent -1/(ORDER + 1), as in scipy
+ORDER_RK45 = _RK45.error_estimator_order  # 4: exponent -1/5
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 
 Rhs = Callable[[float, np.ndarray], np.ndarray]
@@ -43,7 +51,7 @@ class StepResult:
 
     z_new: np.ndarray
     f_new: np.ndarray
-    K: np.ndarray  # (16, N) stages; rows 13..15 filled by dense_matrix
+    K: np.ndarray | None  # (16, N) stages (rows 13..15 filled by dense_matrix); None from a compiled step
     err: float
 
 
@@ -83,14 +91,14 @@ def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float
     return StepResult(z_new, f_new, K, float(err))
 
 
-def next_size(h: float, err: float, rejected_before: bool) -> float:
-    """Standard controller: h * clip(0.9 err^(-1/8)), never growing right after a rejection."""
+def next_size(h: float, err: float, rejected_before: bool, order: int = ORDER) -> float:
+    """Standard controller: h * clip(0.9 err^(-1/(order+1))), never growing right after a rejection."""
     if err == 0.0:
         factor = MAX_FACTOR
     elif err < 1.0:
-        factor = min(MAX_FACTOR, SAFETY * err ** (-1.0 / (ORDER + 1)))
+        factor = min(MAX_FACTOR, SAFETY * err ** (-1.0 / (order + 1)))
     else:
-        factor = max(MIN_FACTOR, SAFETY * err ** (-1.0 / (ORDER + 1)))
+        factor = max(MIN_FACTOR, SAFETY * err ** (-1.0 / (order + 1)))
     if rejected_before and err < 1.0:
         factor = min(1.0, factor)
     return h * factor
@@ -137,3 +145,37 @@ def _monomial_matrix() -> np.ndarray:
 
 
 MONOMIAL = _monomial_matrix()
+_FROM_MONOMIAL = np.linalg.inv(MONOMIAL)[1:]  # monomial coefficients -> (F0..F6)
+
+_A5, _B5, _C5, _E5_45, _P5 = _RK45.A, _RK45.B, _RK45.C, _RK45.E, _RK45.P
+N_STAGES_RK45 = _RK45.n_stages
+
+
+def step_rk45(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float, atol: np.ndarray) -> StepResult:
+    """One Dormand-Prince 5(4) step of size h (6 new rhs evaluations, FSAL slope included);
+    err = RMS(h K^T E / scale), as scipy's RK45."""
+    K = np.empty((N_STAGES_RK45 + 1, z.size))
+    K[0] = f
+    hA = h * _A5
+    for i in range(1, N_STAGES_RK45):
+        zi = hA[i, :i] @ K[:i]
+        zi += z
+        K[i] = fun(s + _C5[i] * h, zi)
+    z_new = (h * _B5) @ K[:N_STAGES_RK45]
+    z_new += z
+    f_new = fun(s + h, z_new)
+    K[N_STAGES_RK45] = f_new
+    scale = np.maximum(np.abs(z), np.abs(z_new))
+    scale *= rtol
+    scale += atol
+    err = (h * _E5_45) @ K
+    err /= scale
+    return StepResult(z_new, f_new, K, rms(err))
+
+
+def dense_matrix_rk45(res: StepResult, h: float) -> np.ndarray:
+    """The (7, N) nested-basis matrix F of the quartic interpolant z + h sum_k Q_k x^(k+1),
+    Q = P^T K (no rhs evaluations)."""
+    mono = np.zeros((8, res.K.shape[1]))
+    mono[1:5] = h * (_P5.T @ res.K)
+    return _FROM_MONOMIAL @ mono

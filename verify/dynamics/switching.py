@@ -24,10 +24,12 @@ that pair to the side it points at (an arrived pair keeps sliding at its arrival
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 ACTIVE, INACTIVE, SLIDING = 1, 0, 2
 D_TOL = 1e-12
+TINY = float(np.finfo(float).tiny)
 
 
 def normal_rates(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, i: np.ndarray, j: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,7 +109,7 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
     for _ in range(max_iter):
         Sj[:, j] = col
         raw0, raw1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha)
-        push = 2.0 * tol + np.finfo(float).tiny
+        push = 2.0 * tol + TINY
         d0, d1 = raw0, raw1
         d0 = np.where(arrival == -1, np.maximum(d0, push), d0)
         d1 = np.where(arrival == 1, np.minimum(d1, -push), d1)
@@ -127,3 +129,33 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
             break
         state = new
     return state, col[rows], repelling(raw0, raw1, tol)
+
+
+@numba.njit(cache=True)
+def resolve_pair(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, i: int, j: int, alpha: float, arrival: int = 0) -> tuple[int, float, bool]:
+    """:func:`resolve_neuron` for one pair (i, j) (the common case), compiled, in scalars:
+    (state, slope, repelling)."""
+    total, size = 0.0, 0.0
+    for k in range(g.size):
+        term = S[k, j] * g[k] * K[k, i]
+        total += term
+        size += abs(term)
+    own = g[i] * K[i, i]
+    base = total - S[i, j] * own
+    gam = gain[j]
+    raw0, raw1 = gam * (base + alpha * own), gam * (base + own)
+    tol = D_TOL * abs(gam) * (size + abs(own))
+    push = 2.0 * tol + TINY
+    d0 = max(raw0, push) if arrival == -1 else raw0
+    d1 = min(raw1, -push) if arrival == 1 else raw1
+    state, slope = INACTIVE, alpha
+    if d0 > tol:
+        state, slope = (ACTIVE, 1.0) if d1 >= -tol else (SLIDING, 1.0)
+    if state == SLIDING and alpha < 1.0:
+        c = -base / own if own != 0.0 else 0.0
+        slope = min(max(c, alpha), 1.0)
+        if c > 1.0 and arrival != 1:
+            state = ACTIVE
+        elif c < alpha and arrival != -1:
+            state = INACTIVE
+    return state, slope, raw0 < -tol and raw1 > tol

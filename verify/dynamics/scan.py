@@ -1,0 +1,184 @@
+"""Compiled (numba) inner loop of the crossing search on one step.
+
+:func:`scan_step` makes, pair by pair, the decisions that :func:`crossings.first_crossing`
+makes with whole-array numpy operations (that module stays the reference; a test compares
+the two), but without building the n*h coefficient array: most steps are short and have a
+handful of candidate pairs, where numpy's per-call overhead dominated.
+
+On the step, v_j(x) = v_j + x (F0 + (1-x)(F1 + x (F2 + ...))) (v_j = w_j or u_j, F_k its rows
+of the dense matrix), so |e_ij(x) - e_ij(0)| <= ||x_i|| sum_k ||F_kj|| for x in [0, 1]. Per
+watched pair:
+
+1. screen: |e_ij(0)| > ||x_i|| (1 + 1e-9) sum_k ||F_kj|| (armed pairs only) -> no root;
+   otherwise the Chebyshev coefficients of e_ij on the step, from <x_i, v_j>, <x_i, F_kj>;
+2. exclusion on e: |e_0| > sum_{k>=1} |e_k| (armed pairs) -> no root;
+3. phi = side e (+ tau for a disarmed pair, which starts on its surface); exclusion on phi, or
+   phi == 0 (resting on the surface) -> nothing;
+4. phi(0) < 0: already on the wrong side ("start"); else phi' passes the exclusion bound
+   (monotone): one root iff phi(1) < 0 ("quick"); else "hard" (left to numpy).
+
+Among the quick pairs only the earliest root is computed: bracketed Newton on the pair with
+the earliest secant estimate, then every other quick pair is evaluated there; if one is
+already negative its root is earlier and it becomes the new guess.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+DEG = 7
+DER = np.polynomial.chebyshev.chebder(np.eye(DEG + 1), axis=0)  # (7, 8): coefficients of p'
+
+
+@numba.njit(cache=True)
+def _clenshaw(c: np.ndarray, x: float) -> float:
+    b1, b2 = 0.0, 0.0
+    for k in range(c.size - 1, 0, -1):
+        b1, b2 = c[k] + 2.0 * x * b1 - b2, b1
+    return c[0] + x * b1 - b2
+
+
+@numba.njit(cache=True)
+def _newton(c: np.ndarray, dc: np.ndarray) -> float:
+    """Root on [-1, 1] of a monotone polynomial with phi(-1) >= 0 > phi(1) (bracketed Newton)."""
+    lo, hi = -1.0, 1.0
+    left, right = _clenshaw(c, -1.0), _clenshaw(c, 1.0)
+    x = min(1.0, max(-1.0, -1.0 + 2.0 * left / (left - right)))
+    for _ in range(60):
+        val = _clenshaw(c, x)
+        if val >= 0.0:
+            lo = x
+        else:
+            hi = x
+        der = _clenshaw(dc, x)
+        xn = x - val / der if der != 0.0 else 0.5 * (lo + hi)
+        if not (lo <= xn <= hi) or xn != xn:
+            xn = 0.5 * (lo + hi)
+        if abs(xn - x) <= 2e-15 or hi - lo <= 4e-16:
+            return xn
+        x = xn
+    return x
+
+
+@numba.njit(cache=True)
+def _quick_root(c: np.ndarray, der: np.ndarray) -> float:
+    dc = np.empty(DEG)
+    for r in range(DEG):
+        acc = 0.0
+        for q in range(DEG + 1):
+            acc += der[r, q] * c[q]
+        dc[r] = acc
+    return _newton(c, dc)
+
+
+@numba.njit(cache=True)
+def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: np.ndarray, xnorm: np.ndarray, side: np.ndarray, armed: np.ndarray, dead: np.ndarray, surface_tol: float, cheb: np.ndarray, der: np.ndarray):
+    """Classify the watched pairs of one step and locate the earliest quick root.
+
+    z (N,) the state at the step start and F (7, N) its dense matrix; the neuron block v_j
+    (w_j or u_j) is z[lo + j d : lo + (j + 1) d]; E0 = X V^T its preactivations (BLAS);
+    X (n, d); xnorm (n,); side, armed (n, h); dead (h,); cheb (8, 8) maps (z, F0..F6) to
+    Chebyshev coefficients on the step. Watched: side != 0 and not dead;
+    tau_ij = surface_tol ||x_i|| ||v_j||. Returns (x_quick in [0, 1] or inf, i, j of that pair,
+    start pairs (m, 2), hard pairs (m, 2)); quick roots are not searched when a start pair
+    exists.
+    """
+    n, d = X.shape
+    m_f = F.shape[0]
+    a = np.empty(m_f + 1)
+    e = np.empty(DEG + 1)
+    phi = np.empty(DEG + 1)
+    start = np.empty((n * h, 2), np.int64)
+    hard = np.empty((n * h, 2), np.int64)
+    quick_idx = np.empty((n * h, 2), np.int64)
+    quick_est = np.empty(n * h)
+    quick_phi = np.empty((n * h, DEG + 1))
+    n_start, n_hard, n_quick = 0, 0, 0
+    for j in range(h):
+        if dead[j]:
+            continue
+        base = lo + j * d
+        scale = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
+        bound = 0.0
+        for k in range(m_f):
+            acc = 0.0
+            for q in range(d):
+                acc += F[k, base + q] * F[k, base + q]
+            bound += np.sqrt(acc)
+        bound *= 1.0 + 1e-9
+        for i in range(n):
+            if side[i, j] == 0 or (armed[i, j] and abs(E0[i, j]) > xnorm[i] * bound):
+                continue
+            acc = 0.0
+            for q in range(d):
+                acc += X[i, q] * z[base + q]
+            a[0] = acc
+            for k in range(m_f):
+                acc = 0.0
+                for q in range(d):
+                    acc += X[i, q] * F[k, base + q]
+                a[k + 1] = acc
+            for k in range(DEG + 1):
+                acc = 0.0
+                for q in range(m_f + 1):
+                    acc += cheb[k, q] * a[q]
+                e[k] = acc
+            shift = 0.0 if armed[i, j] else surface_tol * xnorm[i] * scale
+            rest = 0.0
+            for k in range(1, DEG + 1):
+                rest += abs(e[k])
+            if shift <= 0.0 and abs(e[0]) > rest:
+                continue
+            sg = float(side[i, j])
+            nonzero = False
+            for k in range(DEG + 1):
+                phi[k] = sg * e[k]
+                nonzero = nonzero or phi[k] != 0.0
+            phi[0] += shift
+            rest = 0.0
+            for k in range(1, DEG + 1):
+                rest += abs(phi[k])
+            if abs(phi[0]) > rest or not nonzero:
+                continue
+            left, right = 0.0, 0.0
+            for k in range(DEG + 1):
+                right += phi[k]
+                left += phi[k] if k % 2 == 0 else -phi[k]
+            if left < 0.0:
+                start[n_start, 0], start[n_start, 1] = i, j
+                n_start += 1
+                continue
+            d0, drest = 0.0, 0.0
+            for k in range(DEG):
+                acc = 0.0
+                for q in range(DEG + 1):
+                    acc += der[k, q] * phi[q]
+                if k == 0:
+                    d0 = abs(acc)
+                else:
+                    drest += abs(acc)
+            if d0 > drest:
+                if right < 0.0:
+                    quick_idx[n_quick, 0], quick_idx[n_quick, 1] = i, j
+                    quick_est[n_quick] = -1.0 + 2.0 * left / (left - right)
+                    quick_phi[n_quick] = phi
+                    n_quick += 1
+            else:
+                hard[n_hard, 0], hard[n_hard, 1] = i, j
+                n_hard += 1
+    x_quick, qi, qj = np.inf, -1, -1
+    if n_quick and not n_start:
+        k = int(np.argmin(quick_est[:n_quick]))
+        root = _quick_root(quick_phi[k], der)
+        for _ in range(n_quick):
+            nxt, best = -1, np.inf
+            for p in range(n_quick):
+                if p != k and _clenshaw(quick_phi[p], root) < 0.0 and quick_est[p] < best:
+                    nxt, best = p, quick_est[p]
+            if nxt < 0:
+                break
+            k = nxt
+            root = _quick_root(quick_phi[k], der)
+        x_quick, qi, qj = 0.5 * (root + 1.0), quick_idx[k, 0], quick_idx[k, 1]
+    return x_quick, qi, qj, start[:n_start].copy(), hard[:n_hard].copy()
