@@ -55,10 +55,10 @@ def test_one_point_closed_form():
     times = np.array([0.5, 1.0, 2.0, 3.0, 5.0, 10.0])
     tr = solve_cartesian(field, W0, v0, times, rtol=1e-12)
     q = tr.v[:, 0] ** 2
-    mpmath.mp.dps = 30
     for t, qt in zip(times, q):
-        target = mpmath.ei(q0) + 2 * mpmath.mpf(t)
-        exact = mpmath.findroot(lambda u: mpmath.ei(u) - target, qt)
+        with mpmath.workdps(30):
+            target = mpmath.ei(q0) + 2 * mpmath.mpf(t)
+            exact = mpmath.findroot(lambda u: mpmath.ei(u) - target, qt)
         assert abs(qt - float(exact)) <= 1e-9 * float(exact)
     assert tr.events == []
     np.testing.assert_allclose(np.linalg.norm(tr.W, axis=2)[:, 0], tr.v[:, 0], rtol=1e-11)

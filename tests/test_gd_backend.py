@@ -44,9 +44,9 @@ def test_one_step_is_minus_lr_times_finite_difference_gradient(loss, alpha):
 def _q_exact(q0: float, t: float) -> float:
     """One-point problem (n = 1, ||x|| = 1, w = a x, v = a): q = v^2 solves q' = 2 q e^{-q},
     i.e. Ei(q(t)) - Ei(q0) = 2 t."""
-    mpmath.mp.dps = 30
-    target = mpmath.ei(q0) + 2 * t
-    return float(mpmath.findroot(lambda q: mpmath.ei(q) - target, q0 + 2 * t * q0))
+    with mpmath.workdps(30):
+        target = mpmath.ei(q0) + 2 * t
+        return float(mpmath.findroot(lambda q: mpmath.ei(q) - target, q0 + 2 * t * q0))
 
 
 def test_gd_converges_to_the_gradient_flow_linearly_in_lr():
