@@ -8,7 +8,9 @@ reference problem: orthogonally separable data (n = 40, d = 10, mu = 0.3, norms 
                                   [--large-cap S] [--large-horizon T]
 
 Measurements (NAME): gf, gd, dop853, accuracy, ratios, polar, scaling, large. ``--quick``
-shrinks every problem and horizon for a smoke test (a few seconds in all).
+shrinks every problem and horizon for a smoke test (a few seconds in all). GF, GD and the
+DOP853 baseline evaluate the same compiled vector field (:mod:`verify.dynamics.field_jit`) with
+one BLAS thread, so the ratios compare the algorithms, not two implementations of the field.
 Targets (issue 3): GF/GD wall-time ratio <= 1 while >= 1e4 times more accurate than GD;
 >= 20x faster than DOP853 without events; polar at eps = 1e-1000 no slower than at 1e-6;
 the large case (n = 200, d = 50, h = 200, theorem-scale eps) within 60 s.

@@ -21,10 +21,12 @@ crossings come every ~1e-3 time units while the controller would take steps of ~
 steps within CHEAP_STEPS of such a cut use the Dormand-Prince 5(4) pair (6 evaluations, free
 quartic dense output; compiled when no pair slides) instead of DOP853's 15: on such short
 steps its error estimate is far below the tolerance anyway. Every step, of either pair, is
-accepted only if its own embedded error estimate passes. Pairs put on their surface are *disarmed* (their event
-function is side*e + tau) until they have left it by tau, so a crossing is never re-detected
-(no chattering); a pair that goes back by more than tau is a new event whose arrival side is
-known, so it crosses or slides (:func:`switching.resolve_neuron`), it never bounces.
+accepted only if its own embedded error estimate passes.
+
+Pairs put on their surface are *disarmed* (their event function is side*e + tau) until they
+have left it by tau, so a crossing is never re-detected (no chattering); a pair that goes back
+by more than tau is a new event whose arrival side is known, so it crosses or slides
+(:func:`switching.resolve_neuron`), it never bounces.
 
 Sliding pairs are kept exactly on their surface (projection after every accepted step, FSAL
 slope refreshed) and leave it ("sliding_exit") when their slope leaves [alpha - tol, 1 + tol],
@@ -41,8 +43,8 @@ start (accuracy relative to each neuron, also for neurons that shrink by many or
 magnitude: balancedness is then kept relative to each neuron); polar z = [r - r(0), U] with
 default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
 
-Stats: steps (accepted), steps_rk45 (of them, 5(4) steps), rejected, rhs_evals, n_events, n_restarts (event points), touches
-(grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
+Stats: steps (accepted), steps_rk45 (of them, 5(4) steps), rejected, rhs_evals, n_events,
+n_restarts (event points), touches (grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
 sticky_pairs, wall_s, log_time, log_loss (log L at the samples), loss_underflow_float64 (a
 per-sample loss exp(-y f) below float64 range), and for the polar form u_norm_drift,
 weights_underflow_float64 and outputs_underflow_float64 (exp(r), exp(2r) flush to 0: the
@@ -250,9 +252,10 @@ class _Engine:
 
     # event search on one step ---------------------------------------------------------------
     def find_events(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]], list]:
-        """Earliest switching point on the step (:func:`scan.scan_step`, then numpy for the
-        rare non-monotone candidates). e_ij is linear in z, so the Chebyshev coefficients of
-        e_ij on the step are <x_i, C_kj> with C_kj those of w_j (u_j)."""
+        """Earliest switching point on the step: :func:`scan.scan_step` screens and settles
+        the monotone pairs; the rare non-monotone candidates go to
+        :func:`crossings.hard_candidates` (e_ij is linear in z, so its coefficients on the step
+        are <x_i, .> of those of w_j (u_j))."""
         m = self.mode
         blk, h, d = self.form.block, self.form.h, self.form.d
         V = z[blk].reshape(h, d)

@@ -17,14 +17,26 @@ import numpy as np
 
 from verify.dynamics import engine_jit, field_jit
 from verify.dynamics.field import NetworkField
+from verify.model.losses import LOSSES
 
 
 def _compiled_loss(field: NetworkField) -> int | None:
     """Code of a built-in loss for :mod:`field_jit` (None: a custom Loss, numpy path)."""
-    from verify.model.losses import LOSSES
-
     name = field.loss.name
     return field_jit.LOSS_CODES.get(name) if LOSSES.get(name) is field.loss else None
+
+
+class _Compiled:
+    """What the compiled kernels need of a form: contiguous X, y, the loss code (None: numpy
+    path) and the field arguments of :func:`field_jit.form_rhs` after (z, S)."""
+
+    def _set_compiled(self, field: NetworkField, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, polar: bool) -> None:
+        self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)
+        self._loss = _compiled_loss(field)
+        self._cargs = (self._X, self._y, sgn, r_ref, h, d, self._loss, field.train_v or polar, polar)
+
+    def compiled_args(self) -> tuple:
+        return self._cargs
 
 
 def _loss_weights(form: "CartesianForm | PolarForm", f: np.ndarray) -> np.ndarray:
@@ -54,7 +66,7 @@ def _remove_span(V: np.ndarray, j: int, Xa: np.ndarray) -> None:
         V[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ V[j], rcond=None)[0]
 
 
-class CartesianForm:
+class CartesianForm(_Compiled):
     """(W, v) packed as z = [W.ravel(), v]."""
 
     name = "cartesian"
@@ -62,8 +74,7 @@ class CartesianForm:
     def __init__(self, field: NetworkField, h: int, d: int) -> None:
         self.field, self.h, self.d = field, h, d
         self.size = h * d + h
-        self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)
-        self._loss = _compiled_loss(field)
+        self._set_compiled(field, np.ones(h), np.zeros(h), h, d, polar=False)
 
     def pack(self, W: np.ndarray, v: np.ndarray) -> np.ndarray:
         return np.concatenate([np.asarray(W, float).ravel(), np.asarray(v, float).ravel()])
@@ -95,12 +106,6 @@ class CartesianForm:
         if self._loss is None:
             return self.rhs_numpy(z, S)
         return field_jit.cartesian_rhs(z, np.ascontiguousarray(S), self._X, self._y, self.h, self.d, self._loss, self.field.train_v)
-
-    def compiled_args(self) -> tuple:
-        """Field arguments of :func:`field_jit.form_rhs` after (z, S)."""
-        if not hasattr(self, "_cargs"):
-            self._cargs = (self._X, self._y, np.ones(self.h), np.zeros(self.h), self.h, self.d, self._loss, self.field.train_v, False)
-        return self._cargs
 
     def rhs_numpy(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
         """Reference numpy version of :meth:`rhs`."""
@@ -142,17 +147,16 @@ class CartesianForm:
         return False
 
 
-class PolarForm:
+class PolarForm(_Compiled):
     """(r, U) of a balanced network with signs s, packed as z = [r - r_ref, U.ravel()]."""
 
     name = "polar"
 
     def __init__(self, field: NetworkField, s: np.ndarray, r_ref: np.ndarray, d: int) -> None:
-        self.field, self.s, self.r_ref = field, np.asarray(s, float), np.asarray(r_ref, float)
+        self.field, self.s, self.r_ref = field, np.ascontiguousarray(s, float), np.ascontiguousarray(r_ref, float)
         self.h, self.d = self.s.size, d
         self.size = self.h + self.h * d
-        self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)
-        self._loss = _compiled_loss(field)
+        self._set_compiled(field, self.s, self.r_ref, self.h, d, polar=True)
 
     def pack(self, r: np.ndarray, U: np.ndarray) -> np.ndarray:
         return np.concatenate([np.asarray(r, float) - self.r_ref, np.asarray(U, float).ravel()])
@@ -183,12 +187,6 @@ class PolarForm:
         if self._loss is None:
             return self.rhs_numpy(z, S)
         return field_jit.polar_rhs(z, np.ascontiguousarray(S), self._X, self._y, self.s, self.r_ref, self.h, self.d, self._loss)
-
-    def compiled_args(self) -> tuple:
-        """Field arguments of :func:`field_jit.form_rhs` after (z, S)."""
-        if not hasattr(self, "_cargs"):
-            self._cargs = (self._X, self._y, self.s, self.r_ref, self.h, self.d, self._loss, True, True)
-        return self._cargs
 
     def rhs_numpy(self, z: np.ndarray, S: np.ndarray) -> np.ndarray:
         """Reference numpy version of :meth:`rhs`."""
