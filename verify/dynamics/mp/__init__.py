@@ -2,11 +2,14 @@
 
 Public API: :func:`solve_mp` (the integrator), :func:`small_init_terms` (theorem-scale small
 quantities from a polar state), :func:`write_json` / :func:`read_json` (full-precision I/O).
-Modules: ``taylor`` (series recurrences), ``field`` (the GF field as series in a fixed mode),
-``integrator`` (order and step control, error estimate), ``events`` (polynomial root
-location and switching rules), ``solve`` (the driver), ``small`` (Lemma 3/4 quantities),
-``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num`` (gmpy2 mpfr
-kernel and exact mpf <-> mpfr conversion).
+Modules: ``series`` (the Taylor recurrences of the GF field in a fixed mode, vectorised over
+neurons and data, in mpfr or float64), ``field`` (data, mode, loss; per-component series),
+``taylor`` (the scalar recurrences and polynomial helpers), ``integrator`` (order and step
+control, mixed precision, error estimate), ``screen`` (float64 exclusion of pairs that
+cannot cross), ``events`` (polynomial root location and switching rules), ``engine`` (the
+integration loop), ``solve`` (inputs, outputs, the rerun estimate), ``small`` (Lemma 3/4
+quantities), ``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num``
+(gmpy2 mpfr kernel, object-array helpers and exact mpf <-> mpfr conversion).
 """
 
 from verify.dynamics.mp.solve import solve_mp

@@ -15,13 +15,24 @@ error estimate of a step of length h' <= h is the larger of those two terms at h
 (:func:`tail_error`); the driver sums them over the steps ("tail" estimate). Because the
 terms decay geometrically at this h (ratio about e^-2 at the optimal order), the neglected
 remainder is below the last term.
+
+Mixed precision (:func:`mp_orders`): on a step of length h the coefficients of order k >= K
+are taken from a float64 run of the same recurrence when rho sum_{k >= K} a_k h^k <= tol,
+rho being a bound on their relative error (float64 rounding amplified by the recurrence:
+measured on the orders computed both ways, times a safety factor, never below 1e-13).
+Event-limited steps are short, so K is small there (4 to 6 at 30 digits on steps of 1e-5).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from verify.dynamics.mp.num import INF, mpfr
+
+F64_REL_FLOOR = 1e-13  # least relative error assumed for float64 coefficients
+F64_SAFETY = 100.0  # factor on the measured float64 error
 
 
 def default_order(digits: int) -> int:
@@ -29,40 +40,48 @@ def default_order(digits: int) -> int:
     return max(8, int(math.ceil(1.151 * digits)) + 1)
 
 
-def coefficient_sizes(comps: list, scales: list, k: int):
-    """a_k = max_c |z_{c,k}| / scale_c."""
-    return max((abs(z[k]) / s for z, s in zip(comps, scales)), default=mpfr(0))
+def coefficient_sizes(A: np.ndarray, b: np.ndarray, scale: np.ndarray) -> list:
+    """a_k = max over components |z_k| / scale (A (N+1, m, d), b (N+1, m), scale (m,)), as mpfr."""
+    if A.shape[1] == 0:
+        return [mpfr(0)] * A.shape[0]
+    sa = (abs(A) / scale[None, :, None]).max(axis=(1, 2))
+    sb = (abs(b) / scale[None, :]).max(axis=1)
+    return [mpfr(max(x, y)) for x, y in zip(sa, sb)]
 
 
-def step_size(comps: list, scales: list, tol):
+def step_size(a: list, tol) -> "mpfr":
     """Largest h with both of the last two terms below tol (inf if the series is a polynomial of lower degree)."""
-    N = len(comps[0]) - 1
+    N = len(a) - 1
     h = INF
     for k in (N - 1, N):
-        if k < 1:
-            continue
-        a = coefficient_sizes(comps, scales, k)
-        if a > 0:
-            h = min(h, (tol / a) ** (mpfr(1) / k))
+        if k >= 1 and a[k] > 0:
+            h = min(h, (tol / a[k]) ** (mpfr(1) / k))
     return h
 
 
-def tail_error(comps: list, scales: list, h):
+def tail_error(a: list, h) -> "mpfr":
     """Local truncation-error estimate (relative) of a step of length h: max of the last two terms."""
-    N = len(comps[0]) - 1
+    N = len(a) - 1
     out = mpfr(0)
     for k in (N - 1, N):
         if k >= 1:
-            out = max(out, coefficient_sizes(comps, scales, k) * abs(h) ** k)
+            out = max(out, a[k] * abs(h) ** k)
     return out
 
 
-def evaluate(comps: list, tau) -> list:
-    """State at t0 + tau: Horner on every component."""
-    out = []
-    for c in comps:
-        acc = 0 * tau
-        for ck in reversed(c):
-            acc = acc * tau + ck
-        out.append(acc)
-    return out
+def f64_bound(a: list, h, K: int, rho: float) -> "mpfr":
+    """Error bound of the float64 orders K..N on a step of length h: rho sum_{k >= K} a_k h^k."""
+    return mpfr(rho) * sum((a[k] * h**k for k in range(K, len(a))), mpfr(0))
+
+
+def mp_orders(a: list, h, rho: float, tol) -> int:
+    """Smallest K >= 2 with rho sum_{k >= K} a_k h^k <= tol (len(a) when none: all orders in mp)."""
+    N = len(a) - 1
+    acc = mpfr(0)
+    K = N + 1
+    for k in range(N, 1, -1):
+        acc += a[k] * h**k
+        if mpfr(rho) * acc > tol:
+            break
+        K = k
+    return K

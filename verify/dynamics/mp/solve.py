@@ -1,29 +1,34 @@
 """``solve_mp``: the high-precision reference backend (Taylor series per mode, exact events).
 
-Loop (the same structure as the float64 event engine, :mod:`verify.dynamics.events`): in the
-current mode, build the Taylor series of the solution to order N (:mod:`field`), pick the step
-from the series' tail (:mod:`integrator`), locate the first event of every pair on the step's
-polynomial to full precision (:mod:`events`), write the requested samples from the series,
-and at an event move there, put every pair within tau_ij = 10^-dps ||x_i|| ||w_j|| of its
-surface onto it (projection), settle those pairs jointly per neuron with the float64 rules,
-log the events, and restart. Filippov sliding is continued (slopes as series, exits as
-events), as in the float64 backend. With alpha = 0 a neuron whose slope column is all
-inactive and not sliding is dead: logged once (kind "dead", i = -1) and frozen.
+Loop (the same structure as the float64 event engine, :mod:`verify.dynamics.events`; the
+driver is :mod:`engine`): in the current mode, build the Taylor series of the solution
+(:mod:`series`, vectorised over neurons and data), pick the step from the series' tail
+(:mod:`integrator`), locate the first event of every pair on the step's polynomial to full
+precision (:mod:`screen` rules out in float64 the pairs that cannot cross, :mod:`events`
+locates the others), write the requested samples from the series, and at an event move
+there, put every pair within tau_ij = 10^-dps ||x_i|| ||w_j|| of its surface onto it
+(projection), settle those pairs jointly per neuron with the float64 rules, log the events,
+and restart. Filippov sliding is continued (slopes as series, exits as events), as in the
+float64 backend. With alpha = 0 a neuron whose slope column is all inactive and not sliding
+is dead: logged once (kind "dead", i = -1) and frozen.
 
 Precision: inputs are parsed inside ``mpmath.workdps(dps + GUARD)`` (GUARD = 10 digits) and
 the integration runs on gmpy2 mpfr at the same binary precision inside a gmpy2 local context
-(:mod:`num`; 5-20x cheaper per operation than mpf, sums correctly rounded by gmpy2.fsum);
-results are converted back to mpf exactly. Neither library's global precision is changed.
-Step tolerance tol = 10^-(dps + 2) (relative per neuron in Cartesian form, absolute in
-ln||w_j|| and u_j in polar form); default order 1.15 (dps + 2) + 1 (Jorba-Zou). The returned
+(:mod:`num`), in numpy object arrays; results are converted back to mpf exactly. Neither
+library's global precision is changed. Step tolerance tol = 10^-(dps + 2) (relative per neuron
+in Cartesian form, absolute in ln||w_j|| and u_j in polar form); default order 1.15 (dps + 2)
++ 1 (Jorba-Zou). The series' orders whose terms on the step are below tol / rho (rho >= 1e-13,
+the measured relative error of float64 coefficients times 100) come from a float64 run of the
+same recurrence: on event-limited steps only 4 to 6 orders are computed in mpfr. The returned
 mpf carry dps + 10 digits, but mpmath arithmetic on them happens at the *global* precision
 (53 bits by default): wrap post-processing in ``mpmath.workdps(...)`` (``v**2`` outside it
 is rounded to double precision).
 
 Error estimate (``Trajectory.error_estimate``, relative, a float):
 - ``estimate="tail"`` (default): the sum over steps of the local tail estimates (the larger of
-  the last two series terms at the step taken), plus the rounding level of each step; an
-  a-posteriori indicator that ignores error propagation.
+  the last two series terms at the step taken), the bound rho sum_{k >= K} a_k h^k on the
+  float64 orders, and the rounding level of each step; an a-posteriori indicator that
+  ignores error propagation.
 - ``estimate="rerun"``: the run is repeated at dps + 10 digits (order and tolerance to match)
   and the estimate is the largest difference between the two runs over the samples
   (relative per neuron; absolute in r and u for polar) and over the event times
@@ -42,295 +47,17 @@ import mpmath
 import numpy as np
 
 from verify.dynamics.field import NetworkField
-from verify.dynamics.mp import events as mpev
 from verify.dynamics.mp import num
-from verify.dynamics.mp.num import mpfr
-from verify.dynamics.mp.field import MpField, MpMode
+from verify.dynamics.mp.engine import GUARD, TOL_MARGIN, Engine
+from verify.dynamics.mp.field import MpField
 from verify.dynamics.mp.inputs import to_mp_array, to_mpf
-from verify.dynamics.mp.integrator import default_order, evaluate, step_size, tail_error
-from verify.errors import InputError, NumericalError
+from verify.dynamics.mp.integrator import default_order
+from verify.errors import InputError
 from verify.trajectory import Event, Trajectory
 
-GUARD = 10
-TOL_MARGIN = 2  # step tolerance 10^-(dps + TOL_MARGIN): the dps digits survive error propagation
-MAX_NULL_RESTARTS = 200
 BALANCE_RTOL = 1e-12
 FORMS = ("cartesian", "polar")
 ESTIMATES = ("tail", "rerun")
-
-
-class _Run:
-    """One integration at the current mpmath precision (mutable working state)."""
-
-    def __init__(self, mf: MpField, form: str, z0: list, h: int, s: list | None, order: int, dps: int, progress) -> None:
-        self.mf, self.form, self.h, self.d = mf, form, h, mf.d
-        self.s = s
-        self.z = list(z0)
-        self.order, self.dps = order, dps
-        self.tol = mpfr(10) ** (-(dps + TOL_MARGIN))
-        self.surf = mpfr(10) ** (-dps)
-        self.progress = progress
-        self.events: list[Event] = []
-        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "min_step": None, "max_step": None}
-        self.err_sum = mpfr(0)
-        self.unorm_drift = mpfr(0)
-        n = mf.n
-        self.mode = MpMode(
-            S=[[mpfr(0)] * h for _ in range(n)],
-            side=[[-1] * h for _ in range(n)],
-            onsurf=[[False] * h for _ in range(n)],
-            dead=[False] * h,
-        )
-
-    # state layout ------------------------------------------------------------------------------
-    def rows(self, z: list) -> list:
-        """w_j (Cartesian) or u_j (polar) rows."""
-        h, d = self.h, self.d
-        off = 0 if self.form == "cartesian" else h
-        return [z[off + j * d : off + (j + 1) * d] for j in range(h)]
-
-    def set_row(self, z: list, j: int, w: list) -> None:
-        off = 0 if self.form == "cartesian" else self.h
-        z[off + j * self.d : off + (j + 1) * self.d] = w
-
-    def gain(self, z: list) -> list:
-        return z[self.h * self.d :] if self.form == "cartesian" else self.s
-
-    def out_scale(self, z: list) -> list:
-        """c_j with f_i = sum_j S_ij P_ij c_j: v_j, or s_j e^{2 r_j}."""
-        if self.form == "cartesian":
-            return z[self.h * self.d :]
-        return [self.s[j] * num.exp(2 * z[j]) for j in range(self.h)]
-
-    def neuron_scale(self, z: list) -> list:
-        return [num.sqrt(num.dot(w, w)) for w in self.rows(z)]
-
-    def comp_scales(self, z: list) -> list:
-        h, d = self.h, self.d
-        if self.form == "polar":
-            return [mpfr(1)] * (h + h * d)
-        sc = []
-        for j, w in enumerate(self.rows(z)):
-            nrm = num.sqrt(num.dot(w, w) + z[h * d + j] ** 2)
-            sc.append(nrm if nrm > 0 else mpfr(1))
-        return [sc[j] for j in range(h) for _ in range(d)] + sc
-
-    def preact(self, z: list) -> list:
-        return self.mf.preact(self.rows(z))
-
-    def tau(self, z: list) -> list:
-        ns = self.neuron_scale(z)
-        return [[self.surf * self.mf.xnorm[i] * ns[j] for j in range(self.h)] for i in range(self.mf.n)]
-
-    def g_point(self, z: list) -> list:
-        P = self.preact(z)
-        m = self.mode
-        S = [[(m.S[i][j] if m.side[i][j] != 0 else mpfr(0)) for j in range(self.h)] for i in range(self.mf.n)]
-        return self.mf.g_point(self.mf.outputs(P, S, self.out_scale(z)))
-
-    def series(self, z: list):
-        if self.form == "cartesian":
-            h, d = self.h, self.d
-            W = self.rows(z)
-            return self.mf.series_cartesian(W, z[h * d :], self.mode, self.order)
-        return self.mf.series_polar(z[: self.h], self.rows(z), self.s, self.mode, self.order)
-
-    # switching ---------------------------------------------------------------------------------
-    def project(self, z: list, j: int, rows: list) -> None:
-        w = mpev.project_out(self.rows(z)[j], self.mf.X, self.mf.K, rows)
-        if self.form == "polar":
-            nrm = num.sqrt(num.dot(w, w))
-            w = [c / nrm for c in w]
-        self.set_row(z, j, w)
-
-    def settle(self, t, z: list, triggers: list) -> None:
-        m, n, h = self.mode, self.mf.n, self.h
-        P = self.preact(z)
-        tau = self.tau(z)
-        trig = {(i, j) for i, j in triggers}
-        near = [[False] * h for _ in range(n)]
-        for i in range(n):
-            for j in range(h):
-                if m.dead[j]:
-                    continue
-                sd = m.side[i][j]
-                near[i][j] = abs(P[i][j]) <= tau[i][j] or (sd != 0 and sd * P[i][j] <= 0) or (i, j) in trig
-        cols = sorted({j for i in range(n) for j in range(h) if near[i][j]} | {j for _, j in trig})
-        g = self.g_point(z)
-        gam = self.gain(z)
-        for j in cols:
-            rows = sorted({i for i in range(n) if near[i][j]} | set(m.sliding.get(j, [])))
-            self.project(z, j, rows)
-            col = [m.S[i][j] for i in range(n)]
-            state, slopes, rep = mpev.resolve_neuron(col, g, self.mf.K, gam[j], rows, self.mf.alpha, self.surf)
-            for q, i in enumerate(rows):
-                kind, direction = mpev.event_kind(m.side[i][j], state[q], (i, j) in trig, rep[q])
-                if rep[q]:
-                    self.stats["nonunique"] += 1
-                if kind is not None:
-                    self.events.append(Event(t, i, j, kind, direction))
-                m.S[i][j] = slopes[q]
-                m.side[i][j] = 1 if state[q] == mpev.ACTIVE else (0 if state[q] == mpev.SLIDING else -1)
-                m.onsurf[i][j] = True
-            slide = [i for q, i in enumerate(rows) if state[q] == mpev.SLIDING]
-            if slide:
-                m.sliding[j] = slide
-            else:
-                m.sliding.pop(j, None)
-        self.check_dead(t)
-
-    def check_dead(self, t) -> None:
-        m = self.mode
-        if self.mf.alpha != 0:
-            return
-        for j in range(self.h):
-            if not m.dead[j] and j not in m.sliding and all(m.S[i][j] == 0 for i in range(self.mf.n)):
-                m.dead[j] = True
-                self.events.append(Event(t, -1, j, "dead", 0))
-
-    def initial_mode(self, t) -> None:
-        m = self.mode
-        P = self.preact(self.z)
-        tau = self.tau(self.z)
-        on = False
-        for i in range(self.mf.n):
-            for j in range(self.h):
-                if abs(P[i][j]) <= tau[i][j]:
-                    m.S[i][j], m.side[i][j] = self.mf.alpha, -1
-                    on = True
-                elif P[i][j] > 0:
-                    m.S[i][j], m.side[i][j] = mpfr(1), 1
-                else:
-                    m.S[i][j], m.side[i][j] = self.mf.alpha, -1
-        if on:
-            self.settle(t, self.z, [])
-        self.check_dead(t)
-
-    # events on one step ------------------------------------------------------------------------
-    def find_events(self, ser, hstep, z: list) -> tuple:
-        """(x of the first event in (0, 1] or None, triggering pairs, touches [(x, i, j)])."""
-        m, n, h, d = self.mode, self.mf.n, self.h, self.d
-        X = self.mf.X
-        N = ser.order
-        hp = [mpfr(1)]
-        for _ in range(N):
-            hp.append(hp[-1] * hstep)
-        off = 0 if self.form == "cartesian" else h
-        tau = self.tau(z)
-        found: list = []
-        touches: list = []
-        for j in range(h):
-            if m.dead[j]:
-                continue
-            comps = [ser.comps[off + j * d + c] for c in range(d)]
-            for i in range(n):
-                sd = m.side[i][j]
-                if sd == 0:
-                    continue
-                xi = X[i]
-                coef = [sd * num.dot(xi, [cc[k] for cc in comps]) * hp[k] for k in range(N + 1)]
-                x, tch = mpev.first_root(coef, m.onsurf[i][j], tau[i][j])
-                touches += [(tx, i, j) for tx in tch]
-                if x is not None:
-                    found.append((x, i, j))
-        # sliding exits: the slope c = y/g must stay in [alpha, 1]
-        slack = self.surf
-        for j, (rows, _rest, _Kinv) in ser.slide.items():
-            for a, i in enumerate(rows):
-                gser = ser.gs.g[i]
-                yser = ser.ys[j][a]
-                sg = 1 if gser[0] > 0 else -1
-                K = len(yser)
-                hi = [sg * (gser[k] - yser[k]) * hp[k] for k in range(K)]
-                lo = [sg * (yser[k] - self.mf.alpha * gser[k]) * hp[k] for k in range(K)]
-                hi[0] += slack * abs(gser[0])
-                lo[0] += slack * abs(gser[0])
-                for poly in (hi, lo):
-                    x, _ = mpev.first_root(poly, False, None)
-                    if x is not None:
-                        found.append((x, i, j))
-        if not found:
-            return None, [], touches
-        x_star = min(f[0] for f in found)
-        pairs = [(i, j) for x, i, j in found if x <= x_star + self.surf]
-        return x_star, pairs, [tc for tc in touches if tc[0] < x_star]
-
-    def post_step(self, z: list) -> None:
-        m = self.mode
-        if any(any(r) for r in m.onsurf):
-            P = self.preact(z)
-            tau = self.tau(z)
-            for i in range(self.mf.n):
-                for j in range(self.h):
-                    if m.onsurf[i][j] and m.side[i][j] != 0 and m.side[i][j] * P[i][j] > tau[i][j]:
-                        m.onsurf[i][j] = False
-        for j, rows in m.sliding.items():
-            self.project(z, j, rows)
-        if self.form == "polar":
-            for j, u in enumerate(self.rows(z)):
-                nrm = num.sqrt(num.dot(u, u))
-                self.unorm_drift = max(self.unorm_drift, abs(nrm - 1))
-                self.set_row(z, j, [c / nrm for c in u])
-
-    # main loop -----------------------------------------------------------------------------------
-    def run(self, times: list) -> list:
-        t = mpfr(0)
-        t_end = times[-1]
-        out: list = []
-        k = 0
-        while k < len(times) and times[k] <= t:
-            out.append(list(self.z))
-            k += 1
-        self.initial_mode(t)
-        z = self.z
-        null_restarts = 0
-        while t < t_end:
-            ser = self.series(z)
-            scales = self.comp_scales(z)
-            hstep = step_size(ser.comps, scales, self.tol)
-            remaining = t_end - t
-            last = hstep >= remaining
-            if last:
-                hstep = remaining
-            x_ev, pairs, touches = self.find_events(ser, hstep, z)
-            x_cut = mpfr(1) if x_ev is None or x_ev > 1 else x_ev
-            has_event = x_ev is not None and x_ev <= 1
-            t_cut = t_end if (last and not has_event) else t + x_cut * hstep
-            while k < len(times) and times[k] <= t_cut:
-                out.append(evaluate(ser.comps, times[k] - t))
-                k += 1
-            for xt, i, j in touches:
-                self.events.append(Event(t + xt * hstep, i, j, "grazing", 0))
-                self.stats["touches"] += 1
-            self.stats["steps"] += 1
-            taken = x_cut * hstep
-            self.err_sum += tail_error(ser.comps, scales, taken) + mpfr(10) ** (-(self.dps + GUARD // 2))
-            self._note_step(taken)
-            if has_event:
-                z = evaluate(ser.comps, taken)
-                t = t + taken
-                null_restarts = null_restarts + 1 if taken <= self.surf * max(1, abs(t)) else 0
-                if null_restarts > MAX_NULL_RESTARTS:
-                    raise NumericalError(f"mp backend: no progress past an event at t = {float(t):.12g} (chattering)")
-                self.settle(t, z, pairs)
-                self.stats["n_restarts"] += 1
-            else:
-                z = evaluate(ser.comps, hstep)
-                t = t_end if last else t + hstep
-                self.post_step(z)
-            if self.progress is not None:
-                self.progress(float(t))
-        while k < len(times):
-            out.append(list(z))
-            k += 1
-        self.z = z
-        return out
-
-    def _note_step(self, taken) -> None:
-        f = float(taken)
-        st = self.stats
-        st["min_step"] = f if st["min_step"] is None else min(st["min_step"], f)
-        st["max_step"] = f if st["max_step"] is None else max(st["max_step"], f)
 
 
 # inputs ---------------------------------------------------------------------------------------------
@@ -391,11 +118,15 @@ def _run_once(field, W0, v0, times, dps, form, log_eps, order, progress):
     prec = num.prec_of_dps(dps + GUARD)
     with num.context(prec):
         mf = MpField(field)
-        h = len(z0) // (mf.d + 1)
+        d = mf.d
+        h = len(z0) // (d + 1)
         N = default_order(dps + TOL_MARGIN) if order is None else int(order)
-        run = _Run(mf, form, [num.fr(x) for x in z0], h, None if s is None else [num.fr(x) for x in s], N, dps, progress)
+        z = num.vec([num.fr(x) for x in z0])
+        rows, lead = (z[: h * d], z[h * d :]) if form == "cartesian" else (z[h:], z[:h])
+        sv = None if s is None else num.vec([num.fr(x) for x in s])
+        run = Engine(mf, form, rows.reshape(h, d), lead, sv, N, dps, progress)
         Z = run.run([num.fr(t) for t in ts])
-        Z = [[num.mp(x) for x in z] for z in Z]
+        Z = [[num.mp(x) for x in zz] for zz in Z]
         run.events = [Event(num.mp(e.t), e.i, e.j, e.kind, e.direction) for e in run.events]
     return run, Z, z0, s, le, ts, h, N
 

@@ -1,4 +1,4 @@
-"""Taylor-mode arithmetic on truncated power series with mpmath coefficients.
+"""Taylor-mode arithmetic on truncated power series, one scalar series at a time.
 
 A series is a Python list ``a`` of mpf with ``a[k]`` the coefficient of (t - t0)^k. The
 solvers build series *order by order* (coefficient k of every intermediate quantity from the
@@ -9,6 +9,7 @@ of a classical recurrence (Moore; Jorba and Zou, Exp. Math. 14 (2005)):
     exponential e = exp(a)       e_0 = exp(a_0),   e_k = (1/k) sum_{m=1}^k m a_m e_{k-m}
     reciprocal  q = 1/b          q_0 = 1/b_0,      q_k = -q_0 sum_{m=1}^k b_m q_{k-m}
 
+:mod:`series` runs the same recurrences on whole arrays (all neurons and data points at once).
 Polynomial helpers: Horner evaluation (value and derivative), Taylor shift/rescale of a
 polynomial to a sub-interval, and the coefficient bound used for root exclusion.
 The functions are generic in the number type: the solver calls them on gmpy2 mpfr (at the
@@ -90,16 +91,6 @@ def shift(c: Sequence, a, w) -> list:
             q[k] = q[k] * p
             p = p * w
     return q
-
-
-def scale(c: Sequence, w) -> list:
-    """Coefficients of p(w x)."""
-    out = []
-    p = 1
-    for ck in c:
-        out.append(ck * p)
-        p = p * w
-    return out
 
 
 def tail_sum(c: Sequence, start: int = 1):

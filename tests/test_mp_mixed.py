@@ -1,0 +1,110 @@
+"""Tests of the mp backend's vectorised, mixed-precision step: the float64 screen never drops a
+crossing, float64 high orders change nothing at the requested digits, and the all-mpfr path
+(high dps) agrees with it."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+
+from verify.dynamics.field import NetworkField
+from verify.dynamics.mp import engine, num, screen, solve_mp
+from verify.dynamics.mp import events as mpev
+from verify.dynamics.mp.field import MpField, MpMode
+
+
+def toy4():
+    a = 0.3
+    X = np.array([[np.cos(a), np.sin(a)], [np.cos(a), -np.sin(a)], [-np.cos(a), np.sin(a)], [-np.cos(a), -np.sin(a)]])
+    ang = np.array([1.2, 2.0, -1.9, 0.4 + np.pi])
+    s = np.array([1.0, 1.0, -1.0, 1.0])
+    return NetworkField(X, np.array([1.0, 1.0, -1.0, -1.0]), "exp"), 1e-3 * np.stack([np.cos(ang), np.sin(ang)], 1), 1e-3 * s
+
+
+def multimode():
+    rng = np.random.default_rng(0)
+    n, d, h = 10, 5, 10
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    base = np.zeros(d)
+    base[0] = 1.0
+    X = y[:, None] * (base + 0.5 * rng.normal(size=(n, d)) / np.sqrt(d))
+    W0 = 1e-3 * rng.normal(size=(h, d)) / np.sqrt(d)
+    v0 = rng.choice([-1.0, 1.0], size=h) * np.linalg.norm(W0, axis=1)
+    return NetworkField(X, y, "exp"), W0, v0
+
+
+def max_rel(a, b, digits: int) -> float:
+    with mpmath.workdps(digits):
+        return float(max(abs(x - y) / max(abs(y), mpmath.mpf(10) ** -300) for x, y in zip(a.reshape(-1), b.reshape(-1))))
+
+
+def test_screen_never_drops_a_root():
+    rng = np.random.default_rng(1)
+    with num.context(num.prec_of_dps(40)):
+        dropped = kept = 0
+        for _ in range(400):
+            N = int(rng.integers(3, 12))
+            q = rng.normal(size=N + 1) * rng.choice([1.0, 1e-3], size=N + 1) ** np.arange(N + 1)
+            q[0] = abs(q[0]) * rng.choice([0.05, 1.0, 20.0])
+            coef = [num.mpfr(float(c)) for c in q]
+            x, _ = mpev.first_root(coef)
+            may = bool(screen.may_cross(q[:, None], np.abs(q)[:, None])[0])
+            if not may:
+                dropped += 1
+                assert x is None
+            else:
+                kept += 1
+                est = screen.first_negative(q[:, None])
+                if x is not None and est < 1:
+                    assert abs(est - float(x)) < 1e-6
+        assert dropped > 50 and kept > 50
+
+
+def test_series_float64_and_mpfr_recurrences_agree():
+    field, W0, v0 = multimode()
+    with num.context(num.prec_of_dps(40)):
+        mf = MpField(field)
+        P = field.X @ W0.T
+        side = np.where(P > 0, 1, -1)
+        mode = MpMode(S=np.where(side > 0, 1.0, 0.0), side=side, onsurf=np.zeros_like(side, bool), dead=np.zeros(10, bool))
+        cols = mode.moving()
+        A0, b0 = num.vec(W0 * 1e3), num.vec(v0 * 1e3)
+        w = num.vec(np.full(10, 1e-6))
+        rm = mf.recurrence("cartesian", mode, cols, A0[cols], b0[cols], w[cols], None, 12, {}, mp=True)
+        rf = mf.recurrence("cartesian", mode, cols, A0[cols], b0[cols], w[cols], None, 12, {}, mp=False)
+        rm.extend(12)
+        rf.extend(12)
+        for k in range(13):
+            scale = np.abs(rf.A[k]).max() + 1e-300
+            assert np.max(np.abs(rm.A[k].astype(float) - rf.A[k])) <= 1e-12 * scale
+
+
+def test_mixed_precision_matches_all_mpfr(monkeypatch):
+    field, W0, v0 = toy4()
+    times = [0.5, 3.0, 12.0]
+    mixed = solve_mp(field, W0, v0, times, dps=30)
+    assert mixed.stats["all_mp_steps"] == 0 and mixed.stats["mp_orders"] < mixed.stats["steps"] * mixed.stats["order"]
+    monkeypatch.setattr(engine, "MIXED_MAX_DIGITS", 0)
+    full = solve_mp(field, W0, v0, times, dps=30)
+    assert full.stats["all_mp_steps"] == full.stats["steps"]
+    assert [(e.i, e.j, e.kind) for e in mixed.events] == [(e.i, e.j, e.kind) for e in full.events]
+    assert max_rel(mixed.W, full.W, 50) < 1e-29
+    with mpmath.workdps(50):
+        assert max(abs(a.t - b.t) for a, b in zip(mixed.events, full.events)) < mpmath.mpf(10) ** -29
+
+
+def test_multimode_against_rerun_and_float64():
+    field, W0, v0 = multimode()
+    tr = solve_mp(field, W0, v0, [5.0, 10.0], dps=25, estimate="rerun")
+    assert tr.stats["rerun_events_match"] and len(tr.events) >= 30
+    assert tr.error_estimate < 1e-24
+    assert tr.stats["mp_orders"] < 0.7 * tr.stats["steps"] * tr.stats["order"]
+
+
+def test_high_dps_takes_the_all_mpfr_path():
+    field, W0, v0 = toy4()
+    hi = solve_mp(field, W0, v0, [0.5, 1.0], dps=250)
+    lo = solve_mp(field, W0, v0, [0.5, 1.0], dps=60)
+    assert hi.stats["all_mp_steps"] == hi.stats["steps"] and lo.stats["all_mp_steps"] == 0 and len(hi.events) == 8
+    assert [(e.i, e.j, e.kind) for e in hi.events] == [(e.i, e.j, e.kind) for e in lo.events]
+    assert max_rel(lo.W, hi.W, 300) < 1e-58

@@ -1,0 +1,218 @@
+"""Taylor coefficients of the GF solution in a fixed mode, vectorised over neurons and data.
+
+The same recurrence runs on two number types: numpy object arrays of gmpy2 mpfr (the
+context precision, :mod:`num`) and float64 arrays. The solver uses the mpfr recurrence for the
+low orders, which carry the solution, and the float64 one for the high orders, whose terms
+are below tol / 1e13 on the step taken (:mod:`solve`). Coefficient k of every quantity is
+built from coefficients 0..k of the state (Moore; Jorba and Zou 2005); the field's coefficient
+k gives the state's coefficient k + 1 = F_k / (k + 1).
+
+Moving neurons only (m of them; the others are constant), state rows A (m, d) and b (m,);
+M (n, m) the slopes of the pairs off their surfaces (1 active, alpha inactive, 0 sliding):
+
+Cartesian, A = W~, b = v~ (each neuron scaled by a power of two sigma_j, exact):
+    f_i  = sum_j M_ij omega_j <x_i, (A b)_j>    omega_j = sigma_j^2
+    A'   = b G,   b' = <A, G>                  G_j = sum_i M_ij g_i x_i (+ sliding rows)
+Polar, A = U, b = r (unscaled):
+    E    = exp(2 b),  f_i = sum_j M_ij omega_j <x_i, (E A)_j>     omega_j = s_j
+    rho  = <A, G>,  b' = s rho,  A' = s (G - rho A)
+The products M Q and M^T Y are float64 matrix products, or in mpfr sums over the index sets
+{M = 1} and {M = alpha} (numpy ``add.reduceat``): additions only, 3-4x cheaper than an object
+matrix product.
+Loss g_i = -l'(y_i, f_i):
+    exp:       a = -y f, e = exp(a), g = y e        (e_k = (1/k) sum_{m=1}^k m a_m e_{k-m})
+    logistic:  a = y f, e = exp(a), q = 1/(1 + e), g = y q  (2 y q for logistic2;
+               q_k = -q_0 sum_{m=1}^k e_m q_{k-m})
+    square:    g = y - f
+Filippov sliding neuron j (rows R on their surfaces): the products y_R = c_R g_R solve
+K_RR y_R = -sum_{l not in R} SG_lj K_lR, linear in g, so y_k = Kinv_RR b_k order by order.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import numpy as np
+
+from verify.dynamics.mp import num
+
+LOSSES = ("exp", "logistic2", "logistic", "square")
+
+
+class Arith:
+    """The number type of one recurrence: vectorised exp, scalar constructor, dtype."""
+
+    def __init__(self, exp: Callable, scalar: Callable, dtype: Any) -> None:
+        self.exp, self.scalar, self.dtype = exp, scalar, dtype
+
+    def empty(self, shape: tuple) -> np.ndarray:
+        """Zeros of this number type."""
+        out = np.empty(shape, dtype=self.dtype)
+        out.fill(self.scalar(0))
+        return out
+
+
+F64 = Arith(np.exp, float, np.float64)
+
+
+def mp_arith() -> Arith:
+    """mpfr arithmetic at the current gmpy2 context precision."""
+    return Arith(num.vexp, num.mpfr, object)
+
+
+class Dense:
+    """M Q and M^T Y as matrix products (float64)."""
+
+    def __init__(self, M: np.ndarray) -> None:
+        self.M = M
+
+    def left(self, Q: np.ndarray) -> np.ndarray:
+        return self.M @ Q
+
+    def right(self, Y: np.ndarray) -> np.ndarray:
+        return self.M.T @ Y
+
+
+class Grouped:
+    """M Q and M^T Y for M = 1 on ``ones``, alpha on ``alphas``, 0 elsewhere (mpfr: sums over index sets)."""
+
+    def __init__(self, ones: np.ndarray, alphas: np.ndarray, alpha, zero) -> None:
+        self.n, self.m = ones.shape
+        self.zero = zero
+        self.groups = [(None, ones)] + ([(alpha, alphas)] if alpha != 0 and alphas.any() else [])
+        self.rows = [self._index(mask) for _, mask in self.groups]
+        self.cols = [self._index(mask.T) for _, mask in self.groups]
+
+    @staticmethod
+    def _index(mask: np.ndarray) -> tuple:
+        """(flat column indices row by row, start of each nonempty row, the nonempty rows)."""
+        counts = mask.sum(axis=1)
+        live = np.flatnonzero(counts)
+        starts = np.concatenate([[0], np.cumsum(counts[live])[:-1]]).astype(np.int64)
+        return np.nonzero(mask)[1], starts, live
+
+    def _apply(self, index: list, Q: np.ndarray, rows: int) -> np.ndarray:
+        out = np.empty((rows,) + Q.shape[1:], dtype=object)
+        out.fill(self.zero)
+        for (val, _mask), (idx, starts, live) in zip(self.groups, index):
+            if len(idx):
+                part = np.add.reduceat(Q[idx], starts, axis=0)
+                out[live] += part if val is None else val * part
+        return out
+
+    def left(self, Q: np.ndarray) -> np.ndarray:
+        return self._apply(self.rows, Q, self.n)
+
+    def right(self, Y: np.ndarray) -> np.ndarray:
+        return self._apply(self.cols, Y, self.m)
+
+
+class Recurrence:
+    """Coefficients 0..order of the state (A, b) through (A0, b0) in a fixed mode.
+
+    ``X`` (n, d), ``y`` (n,), ``weight`` (m,) omega_j, ``prod`` (:class:`Dense` or
+    :class:`Grouped`) the products with M, all in the recurrence's number type; ``s`` (m,)
+    signs (polar); ``slide``: {local neuron: (rows, Kinv, K[:, rows], M[:, j])};
+    ``cap``: the highest state order that may be asked for. :meth:`extend` adds orders.
+    """
+
+    def __init__(self, ar: Arith, form: str, loss: str, X: np.ndarray, y: np.ndarray, A0: np.ndarray, b0: np.ndarray,
+                 weight: np.ndarray, prod: Dense | Grouped, s: np.ndarray | None, slide: dict, train_v: bool, cap: int) -> None:
+        if loss not in LOSSES:
+            raise ValueError(f"the mp backend does not know loss {loss!r}")
+        self.ar, self.form, self.loss = ar, form, loss
+        self.X, self.y, self.weight, self.prod, self.s, self.slide, self.train_v = X, y, weight, prod, s, slide, train_v
+        m, d = A0.shape
+        n = X.shape[0]
+        self.A = ar.empty((cap + 1, m, d))
+        self.b = ar.empty((cap + 1, m))
+        self.A[0], self.b[0] = A0, b0
+        self.G = ar.empty((cap, m, d))
+        self.g = ar.empty((cap, n))
+        self.f = ar.empty((cap, n))
+        self.aux = ar.empty((cap, n))  # exponent series a of the loss
+        self.ex = ar.empty((cap, n))  # exp(a)
+        self.q = ar.empty((cap, n))  # 1/(1 + exp(a))
+        self.E = ar.empty((cap, m)) if form == "polar" else None
+        self.rho = ar.empty((cap, m)) if form == "polar" else None
+        self.ys = {j: [] for j in slide}
+        self.k = 0  # state orders 0..k are known
+        self.cap = cap
+        self.ks = np.arange(cap + 1)
+
+    def extend(self, order: int) -> None:
+        """Compute state coefficients up to ``order`` (<= cap)."""
+        while self.k < min(order, self.cap):
+            self._field_order(self.k)
+            self.k += 1
+
+    # one field order ------------------------------------------------------------------------------
+    def _field_order(self, k: int) -> None:
+        A, b = self.A, self.b
+        if self.form == "cartesian":
+            P = (A[: k + 1] * b[k::-1, :, None]).sum(0)
+        else:
+            E = self.E
+            if k == 0:
+                E[0] = self.ar.exp(2 * b[0])
+            else:
+                E[k] = (self.ks[1 : k + 1, None] * b[1 : k + 1] * E[k - 1 :: -1]).sum(0) * 2 / k
+            P = (E[: k + 1, :, None] * A[k::-1]).sum(0)
+        self.f[k] = (self.X * self.prod.left(P * self.weight[:, None])).sum(1)
+        self._loss_order(k)
+        gk = self.g[k]
+        G = self.G
+        G[k] = self.prod.right(gk[:, None] * self.X)
+        for j, (rows, Kinv, KR, col) in self.slide.items():
+            yk = Kinv @ -((col * gk) @ KR)
+            G[k][j] = G[k][j] + (yk[:, None] * self.X[rows]).sum(0)
+            self.ys[j].append(yk)
+        if self.form == "cartesian":
+            Adot = (b[: k + 1, :, None] * G[k::-1]).sum(0)
+            bdot = (A[: k + 1] * G[k::-1]).sum((0, 2)) if self.train_v else b[0] * 0
+        else:
+            rho = self.rho
+            rho[k] = (A[: k + 1] * G[k::-1]).sum((0, 2))
+            Adot = self.s[:, None] * (G[k] - (rho[: k + 1, :, None] * A[k::-1]).sum(0))
+            bdot = self.s * rho[k]
+        A[k + 1] = Adot / (k + 1)
+        b[k + 1] = bdot / (k + 1)
+
+    def _loss_order(self, k: int) -> None:
+        y, f = self.y, self.f
+        if self.loss == "square":
+            self.g[k] = (y - f[0]) if k == 0 else -f[k]
+            return
+        a, ex = self.aux, self.ex
+        a[k] = -y * f[k] if self.loss == "exp" else y * f[k]
+        if k == 0:
+            ex[0] = self.ar.exp(a[0])
+        else:
+            ex[k] = (self.ks[1 : k + 1, None] * a[1 : k + 1] * ex[k - 1 :: -1]).sum(0) / k
+        if self.loss == "exp":
+            self.g[k] = y * ex[k]
+            return
+        q = self.q
+        if k == 0:
+            q[0] = 1 / (1 + ex[0])
+        else:
+            q[k] = -q[0] * (ex[1 : k + 1] * q[k - 1 :: -1]).sum(0)
+        self.g[k] = (2 * y if self.loss == "logistic2" else y) * q[k]
+
+    def floats(self) -> "Recurrence":
+        """A float64 copy of the coefficients computed so far (for screening and step control)."""
+        out = copy.copy(self)
+        out.ar = F64
+        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "E", "rho"):
+            arr = getattr(self, name)
+            if arr is not None:
+                setattr(out, name, arr.astype(float))
+        out.ys = {j: [yk.astype(float) for yk in ys] for j, ys in self.ys.items()}
+        return out
+
+    # views ------------------------------------------------------------------------------------------
+    def slide_series(self, j: int, a: int) -> tuple[list, list]:
+        """(g_i, y_i) coefficient lists (field orders 0..k-1) of row a of sliding neuron j."""
+        i = self.slide[j][0][a]
+        return [self.g[k][i] for k in range(self.k)], [yk[a] for yk in self.ys[j][: self.k]]
