@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from verify.dynamics import scan
 from verify.dynamics.stepper import MONOMIAL
 
 DEG = 7
@@ -125,34 +126,10 @@ def _no_root(c: np.ndarray) -> np.ndarray:
     return np.abs(c[0]) > np.sum(np.abs(c[1:]), axis=0)
 
 
-def _newton_scalar(c: np.ndarray, iters: int = 60) -> float:
-    """Bracketed Newton in plain floats for one monotone polynomial with phi(-1) >= 0 > phi(1)."""
-    a = [float(v) for v in c]
-    da = [float(v) for v in _DER @ c]
-
-    def clen(co: list[float], x: float) -> float:
-        b1, b2 = 0.0, 0.0
-        for ck in co[:0:-1]:
-            b1, b2 = ck + 2.0 * x * b1 - b2, b1
-        return co[0] + x * b1 - b2
-
-    lo, hi = -1.0, 1.0
-    left, right = clen(a, -1.0), clen(a, 1.0)
-    x = min(1.0, max(-1.0, -1.0 + 2.0 * left / (left - right)))
-    for _ in range(iters):
-        val = clen(a, x)
-        if val >= 0.0:
-            lo = x
-        else:
-            hi = x
-        der = clen(da, x)
-        xn = x - val / der if der != 0.0 else 0.5 * (lo + hi)
-        if not (lo <= xn <= hi) or xn != xn:
-            xn = 0.5 * (lo + hi)
-        if abs(xn - x) <= 2e-15 or hi - lo <= 4e-16:
-            return xn
-        x = xn
-    return x
+def _newton_scalar(c: np.ndarray) -> float:
+    """Bracketed Newton for one monotone polynomial with phi(-1) >= 0 > phi(1) (the compiled
+    :func:`scan.monotone_root`)."""
+    return scan.monotone_root(np.ascontiguousarray(c, dtype=float), scan.DER)
 
 
 def _earliest_root(c: np.ndarray) -> tuple[int, float]:

@@ -62,7 +62,9 @@ def _newton(c: np.ndarray, dc: np.ndarray) -> float:
 
 
 @numba.njit(cache=True)
-def _quick_root(c: np.ndarray, der: np.ndarray) -> float:
+def monotone_root(c: np.ndarray, der: np.ndarray) -> float:
+    """Root on [-1, 1] of the monotone Chebyshev series c with c(-1) >= 0 > c(1); der maps
+    c to the coefficients of its derivative."""
     dc = np.empty(DEG)
     for r in range(DEG):
         acc = 0.0
@@ -170,7 +172,7 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
     x_quick, qi, qj = np.inf, -1, -1
     if n_quick and not n_start:
         k = int(np.argmin(quick_est[:n_quick]))
-        root = _quick_root(quick_phi[k], der)
+        root = monotone_root(quick_phi[k], der)
         for _ in range(n_quick):
             nxt, best = -1, np.inf
             for p in range(n_quick):
@@ -179,6 +181,6 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
             if nxt < 0:
                 break
             k = nxt
-            root = _quick_root(quick_phi[k], der)
+            root = monotone_root(quick_phi[k], der)
         x_quick, qi, qj = 0.5 * (root + 1.0), quick_idx[k, 0], quick_idx[k, 1]
     return x_quick, qi, qj, start[:n_start].copy(), hard[:n_hard].copy()
