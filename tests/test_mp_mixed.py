@@ -4,33 +4,26 @@ crossing, float64 high orders change nothing at the requested digits, and the al
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import mpmath
 import numpy as np
 
-from verify.dynamics.field import NetworkField
 from verify.dynamics.mp import engine, num, screen, solve_mp
 from verify.dynamics.mp import events as mpev
 from verify.dynamics.mp.field import MpField, MpMode
 
 
-def toy4():
-    a = 0.3
-    X = np.array([[np.cos(a), np.sin(a)], [np.cos(a), -np.sin(a)], [-np.cos(a), np.sin(a)], [-np.cos(a), -np.sin(a)]])
-    ang = np.array([1.2, 2.0, -1.9, 0.4 + np.pi])
-    s = np.array([1.0, 1.0, -1.0, 1.0])
-    return NetworkField(X, np.array([1.0, 1.0, -1.0, -1.0]), "exp"), 1e-3 * np.stack([np.cos(ang), np.sin(ang)], 1), 1e-3 * s
+def _bench_mp():
+    spec = importlib.util.spec_from_file_location("bench_mp", Path(__file__).resolve().parents[1] / "benchmarks" / "bench_mp.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def multimode():
-    rng = np.random.default_rng(0)
-    n, d, h = 10, 5, 10
-    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    base = np.zeros(d)
-    base[0] = 1.0
-    X = y[:, None] * (base + 0.5 * rng.normal(size=(n, d)) / np.sqrt(d))
-    W0 = 1e-3 * rng.normal(size=(h, d)) / np.sqrt(d)
-    v0 = rng.choice([-1.0, 1.0], size=h) * np.linalg.norm(W0, axis=1)
-    return NetworkField(X, y, "exp"), W0, v0
+_PROBLEMS = _bench_mp()
+toy4, multimode = _PROBLEMS.toy4, _PROBLEMS.multimode_problem
 
 
 def max_rel(a, b, digits: int) -> float:
