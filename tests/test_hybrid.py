@@ -1,5 +1,7 @@
 """Hybrid polar engine (verify.dynamics.hybrid): exact limit phase, then the polar ODE."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from verify.dynamics.events import solve_polar
 from verify.dynamics.field import NetworkField
 from verify.dynamics.hybrid import F_SAFE, limit_field_is_exact, solve_polar_hybrid
 from verify.model.init import balanced_init
-from verify.model.losses import LOSSES
+from verify.model.losses import LOSSES, Loss
 
 LOSS_NAMES = sorted(LOSSES)
 
@@ -94,28 +96,47 @@ def test_simulate_uses_hybrid_for_polar_events():
 
 @pytest.mark.parametrize("loss", LOSS_NAMES)
 def test_threshold_makes_float64_weights_exact(loss):
+    """Only what IEEE 754 and the libraries document: g(y, 0) is exact; where the run-time guard
+    says this machine's loss is flat below F_SAFE, an independent random probe agrees; far above
+    F_SAFE (>= 2^8 ulp from g(y, 0)) no implementation within a few ulp returns g(y, 0), so the
+    threshold is not absurdly conservative and the guard says so."""
     lo = LOSSES[loss]
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(1)
     y = np.where(rng.random(4000) < 0.5, -1.0, 1.0)
     g0 = lo.g(y, np.zeros_like(y))
     assert np.array_equal(g0, y / 2.0 if loss == "logistic" else y)
-    # |f| just below the threshold (and many random values under it): g == g(y, 0) bit for bit
-    f = np.concatenate([rng.uniform(-F_SAFE, F_SAFE, 3996), [F_SAFE, -F_SAFE, np.nextafter(F_SAFE, 0), -np.nextafter(F_SAFE, 0)]])
-    assert np.array_equal(lo.g(y, f), g0)
-    # the bound is the right one: exactness first breaks at 2^-54 (exp), 2^-53 (square),
-    # 2^-52 (logistic, logistic2: expit is flat to 2^-54 relative), within 2^8 of F_SAFE
-    breaks = {"exp": 54, "square": 53, "logistic": 52, "logistic2": 52}[loss]
-    yy = np.array([1.0, -1.0, 1.0, -1.0])
-    for k in range(60, breaks, -1):
-        b = 2.0**-k
-        assert np.array_equal(lo.g(yy, np.array([b, b, -b, -b])), lo.g(yy, np.zeros(4)))
-    b = 2.0**-breaks
-    assert not np.array_equal(lo.g(yy, np.array([b, b, -b, -b])), lo.g(yy, np.zeros(4)))
-    for big in (2.0**-45, 2.0**-40):  # well above the threshold: float64 g is no longer the limit
-        assert not np.array_equal(lo.g(yy, np.array([big, big, -big, -big])), lo.g(yy, np.zeros(4)))
     field = NetworkField(np.eye(2), np.array([1.0, -1.0]), loss)
-    assert limit_field_is_exact(field)
+    if limit_field_is_exact(field):
+        f = np.concatenate([rng.uniform(-F_SAFE, F_SAFE, 3996), [F_SAFE, -F_SAFE, np.nextafter(F_SAFE, 0), -np.nextafter(F_SAFE, 0)]])
+        assert np.array_equal(lo.g(y, f), g0)
+    yy = np.array([1.0, -1.0, 1.0, -1.0])
+    for big in (2.0**-45, 2.0**-40):
+        assert not np.array_equal(lo.g(yy, np.array([big, big, -big, -big])), lo.g(yy, np.zeros(4)))
     assert not limit_field_is_exact(field, 2.0**-45)
+
+
+def _rough_exp() -> Loss:
+    """The exp loss as a libm that rounds exp(-z) away from 1 for 2^-63 < |z| < 2^-61 would give it."""
+    exp = LOSSES["exp"]
+
+    def weight(z):
+        out = np.asarray(exp._weight(z), dtype=float)
+        tiny = (np.abs(z) > 2.0**-63) & (np.abs(z) < 2.0**-61)
+        return np.where(tiny, np.nextafter(out, 0.0), out)
+
+    return dataclasses.replace(exp, name="rough-exp", _weight=weight)
+
+
+def test_guard_falls_back_to_the_ode_where_the_loss_is_not_flat():
+    ds, r0, U0, s = _problem(seed=3)
+    rough = NetworkField(ds.X, ds.y, _rough_exp())
+    assert not limit_field_is_exact(rough)
+    times = np.array([0.5, 2.0])
+    traj = solve_polar_hybrid(rough, r0 - 40.0, U0, s, times)
+    assert traj.stats["limit_phase_until"] == 0.0
+    assert "no limit phase" in traj.stats["limit_phase_note"]
+    plain = solve_polar(NetworkField(ds.X, ds.y, "exp"), r0 - 40.0, U0, s, times)
+    np.testing.assert_allclose(traj.r, plain.r, rtol=0, atol=1e-7)
 
 
 # (c) leaky and sliding runs ----------------------------------------------------------------------
