@@ -57,6 +57,8 @@ class Claim:
     min_examples: int = 1  # fewer valid (non-vacuous) examples gives UNKNOWN
     runner: Callable[[Any], Any] | None = None  # a direct decision procedure (e.g. symbolic), bypasses search
     depends_on: tuple[str, ...] = ()
+    node: str | None = None  # the blueprint node (lemma, theorem, equation) this claim checks, e.g. "L12"
+    uses: tuple[str, ...] = ()  # the blueprint nodes its statement relies on, e.g. ("L10", "L11")
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,6 +74,8 @@ class Claim:
             "rtol": self.rtol,
             "tags": list(self.tags),
             "depends_on": list(self.depends_on),
+            "node": self.node,
+            "uses": list(self.uses),
         }
 
 

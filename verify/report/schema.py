@@ -83,6 +83,8 @@ _CLAIM = {
         "horizon": {"type": ["number", "string", "null"]},
         "tags": {"type": "array", "items": {"type": "string"}},
         "depends_on": {"type": "array", "items": {"type": "string"}},
+        "node": {"type": ["string", "null"], "description": "the blueprint node this claim checks"},
+        "uses": {"type": "array", "items": {"type": "string"}, "description": "blueprint nodes the claim relies on"},
         "examples": {"type": "integer", "minimum": 0},
         "vacuous": {"type": "integer", "minimum": 0},
         "numerical_failures": {"type": "integer", "minimum": 0},
