@@ -154,6 +154,21 @@ def test_s10_ratio_beyond_equality_is_refuted():
     assert Q.check_s10_ratio(_claim(), q_hi=R(5, 2)).verdict is Verdict.REFUTED
 
 
+def test_s15_xi_bound_has_teeth():
+    """xi = mu (a stronger, false Lemma 9 constant) is refuted, and the upper half without its
+    hypothesis <c, z2> <= 0 is not provable: the PROVED verdict rests on both."""
+    from verify.symbolic import claims_identities as I
+    from verify.symbolic.signs import prove_nonneg_symbolic
+
+    assert I.check_s15_xi(_claim()).verdict is Verdict.PROVED
+    planted = I.check_s15_xi(_claim(), xi_of_mu=lambda mu: mu)
+    assert planted.verdict is Verdict.REFUTED and recheck_witness(planted.witness)[0]
+    a, b, p, q = sp.symbols("a b p q", real=True)
+    A, B, Qn = sp.symbols("A B Q", nonnegative=True)
+    free_p = prove_nonneg_symbolic(_claim(), b - (a * p + b * q), {a: A, b: B, q: 1 - Qn})
+    assert free_p.verdict is not Verdict.PROVED
+
+
 def test_identity_with_wrong_sign_is_refuted():
     n, mu = sp.symbols("n mu", real=True)
     r = prove_identity(_claim(), n * (1 + mu * (n - 1)) - mu * n ** 2, n * (1 + mu))

@@ -206,8 +206,9 @@ SYMBOLIC_CLAIMS: list[ClaimSpec] = [
               "min over z in the cap S^zeta_x of <z, n> equals cos(angle(x, n) + arcsin sqrt(zeta))",
               "unit x, n in R^D", E.UNKNOWN, _cap_geometry),
     ClaimSpec("S15-xi-bound", "004 sheet §1.9 xi = mu^2 proof; Lemma 9; §6 S15",
-              "a in [mu, 1] implies sqrt(1 - a^2) <= sqrt(1 - mu^2), so |cos(z1, z2)| <= sqrt(1 - mu^2)",
-              "0 <= mu <= 1", E.PROVED, I.check_s15_xi),
+              "|cos(z1, z2)| <= sqrt(1 - mu^2) for unit z1 in K and unit z2 outside S+ and S- (xi = mu^2 is valid): "
+              "both halves of the decomposition proof, and sqrt(1 - a^2) <= sqrt(1 - mu^2) for a in [mu, 1]",
+              "0 <= mu <= 1 (mu of Lemma 5), any dimension D", E.PROVED, I.check_s15_xi),
 ]
 
 _BY_ID = {spec.id: spec for spec in SYMBOLIC_CLAIMS}

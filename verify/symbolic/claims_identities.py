@@ -9,8 +9,9 @@ from __future__ import annotations
 import sympy as sp
 
 from verify.symbolic.identities import normal_form_zero, prove_identity
-from verify.symbolic.result import Claim, SymbolicResult, holds, unknown
+from verify.symbolic.result import Claim, SymbolicResult, holds, proved, unknown
 from verify.symbolic.signs import prove_nonneg_symbolic
+from verify.verdicts import Verdict
 
 R = dict(real=True)
 P = dict(positive=True)
@@ -346,11 +347,36 @@ def check_s15_cap(claim: Claim) -> SymbolicResult:
                                "(both sides >= 0; component 1) iff sqrt(zeta) < c.")
 
 
-def check_s15_xi(claim: Claim) -> SymbolicResult:
-    """S15: a in [mu, 1] gives 1 - a^2 <= 1 - mu^2 (so b = sqrt(1 - a^2) <= sqrt(1 - mu^2))."""
-    p, q, t = sp.symbols("p q t", **NN)
-    a, mu = sp.symbols("a mu", **R)
-    return prove_nonneg_symbolic(claim, (1 - mu ** 2) - (1 - a ** 2), {a: p + t * q, mu: p},
-                                 note="mu = p >= 0, 1 - mu = q >= 0, a = mu + t (1 - mu) with t in [0, 1]; "
-                                      "<z1, z2> = a <c, z2> + b <e, z2> <= b since a >= 0 >= <c, z2>, and sqrt "
-                                      "is increasing.")
+def check_s15_xi(claim: Claim, xi_of_mu=lambda mu: mu ** 2) -> SymbolicResult:
+    """S15 (Lemma 9 with xi = mu^2, sheet 1.9): |<z1, z2>| <= sqrt(1 - mu^2) for unit z1 in K and
+    unit z2 outside S+ and S-, proved in three parts that must all be PROVED.
+
+    Coordinates (the trusted step: Gram-Schmidt and Cauchy-Schwarz): for the data point i with
+    <c, z2> <= 0, c = y_i x_i/||x_i|| (z2 outside S+), write z1 = a c + b e (e a unit vector
+    orthogonal to c, b = sqrt(1 - a^2) >= 0) and p = <c, z2> <= 0, q = <e, z2> <= 1; Lemma 5 gives
+    a >= mu >= 0. Then
+      (i)   b - <z1, z2> = b - (a p + b q) >= 0 for a, b >= 0, p <= 0, q <= 1;
+      (ii)  b <= sqrt(1 - xi): (1 - xi) - (1 - a^2) >= 0 for a in [mu, 1] (sqrt is increasing), xi = mu^2
+            (``xi_of_mu``: a planted xi = mu must be refuted);
+      (iii) the S- half: -z1 in -K and z2 outside S- give, with c' = -y_i x_i/||x_i|| for the point
+            with <c', z2> <= 0, <z1, c'> = -a with a >= mu; z1 = -a c' + b e' gives
+            -<z1, z2> = a p' - b q' <= b for a, b >= 0, p' <= 0, q' >= -1.
+    """
+    a, b, p, q, mu = sp.symbols("a b p q mu", **R)
+    A, B, Pn, Qn, M, D = sp.symbols("A B P Q M D", **NN)
+    upper = prove_nonneg_symbolic(claim, b - (a * p + b * q), {a: A, b: B, p: -Pn, q: 1 - Qn},
+                                  note="(i) <z1, z2> = a p + b q <= b: a = A, b = B, p = -P, q = 1 - Q, all >= 0")
+    half = sp.Rational(1, 2)
+    root = prove_nonneg_symbolic(claim, (1 - xi_of_mu(mu)) - (1 - a ** 2), {a: M + D, mu: M},
+                                 note="(ii) a >= mu >= 0: mu = M, a = M + D with M, D >= 0",
+                                 candidates=[{mu: half, a: half}])
+    lower = prove_nonneg_symbolic(claim, b - (a * p - b * q), {a: A, b: B, p: -Pn, q: Qn - 1},
+                                  note="(iii) z1 = -a c' + b e', so -<z1, z2> = a p' - b q' <= b: a = A, b = B, "
+                                       "p' = -P <= 0 (z2 outside S-), q' = Q - 1 >= -1 (Cauchy-Schwarz)")
+    parts = (upper, root, lower)
+    if all(part.verdict == Verdict.PROVED for part in parts):
+        return proved(claim, [part.certificate for part in parts],
+                      "(i) upper half, (ii) b <= sqrt(1 - mu^2), (iii) S- half: each a sum of products of "
+                      "nonnegative terms; the reduction to (a, b, p, q) is Gram-Schmidt and Cauchy-Schwarz")
+    worst = next(part for part in parts if part.verdict != Verdict.PROVED)
+    return worst
