@@ -235,4 +235,12 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
             built = Initialization(built.W0, built.v0, le, built.kind)
         return Scenario(ds, built, loss, alpha, params)
 
-    return build()
+    strategy = build()
+    strategy.produces_scenarios = True  # what @verify.claim checks its ``over`` for (is_scenario_strategy)
+    return strategy
+
+
+def is_scenario_strategy(value: object) -> bool:
+    """True for a strategy made by :func:`scenario` (derived strategies such as ``.filter`` are not:
+    a claim restricts its scenarios with ``precondition=`` instead)."""
+    return isinstance(value, st.SearchStrategy) and getattr(value, "produces_scenarios", False) is True

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, reject, settings, target
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import Unsatisfiable
 
-from verify.claims.model import Claim, Margin, as_margin
+from verify.claims.model import Claim, Margin, as_margin, inconclusive
 from verify.claims.run import Run, execute
 from verify.errors import InputError, NumericalError
 from verify.jsonable import jsonable
@@ -35,7 +35,7 @@ MP_DPS = 30  # digits of the high-precision confirmation (issue 5: at least 30)
 class Evaluation:
     """The outcome of one scenario: a margin, or why there is none."""
 
-    status: str  # "ok" | "vacuous" | "numerical"
+    status: str  # "ok" | "vacuous" | "numerical" | "inconclusive" (infinite error bound)
     margin: Margin | None = None
     reason: str = ""
     run: Run | None = None
@@ -50,6 +50,7 @@ class SearchResult:
     examples: int = 0  # valid (non-vacuous, numerically successful) examples
     vacuous: int = 0
     numerical_failures: int = 0
+    inconclusive: int = 0  # examples whose margin had an infinite error bound
     min_margin: float = math.inf
     min_margin_error: float = 0.0
     counterexample: dict[str, Any] | None = None
@@ -87,12 +88,10 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend:
     """
     if not isinstance(scenario, Scenario):
         try:
-            margin = as_margin(claim.check(scenario))
+            margin = as_margin(claim.check(scenario), claim.id)
         except NumericalError as exc:
             return Evaluation("numerical", reason=str(exc))
-        if margin.vacuous:
-            return Evaluation("vacuous", margin=margin, reason=margin.note or "check reported vacuous")
-        return Evaluation("ok", margin=margin)
+        return _classified(margin)
     try:
         run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples,
                       backend=backend or claim.backend, form=claim.form, dps=MP_DPS)
@@ -101,13 +100,20 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend:
             return Evaluation("vacuous", reason=why, run=run)
         if claim.horizon is not None and run.trajectory is None:
             return Evaluation("vacuous", reason="horizon undefined for this scenario", run=run)
-        margin = as_margin(claim.check(run))
+        margin = as_margin(claim.check(run), claim.id)
     except NumericalError as exc:
         return Evaluation("numerical", reason=str(exc))
     except InputError as exc:
         return Evaluation("vacuous", reason=f"scenario outside the claim's domain: {exc}")
+    return _classified(margin, run)
+
+
+def _classified(margin: Margin, run: Run | None = None) -> Evaluation:
+    """A checked margin: vacuous (the check says its premise failed), inconclusive (infinite error) or ok."""
     if margin.vacuous:
         return Evaluation("vacuous", margin=margin, reason=margin.note or "check reported vacuous", run=run)
+    if inconclusive(margin):
+        return Evaluation("inconclusive", margin=margin, reason=margin.note or "margin with an infinite error bound", run=run)
     return Evaluation("ok", margin=margin, run=run)
 
 
@@ -205,6 +211,10 @@ def search(
             result.numerical_failures += 1
             found.setdefault("numerical", ev.reason)
             reject()
+        if ev.status == "inconclusive":
+            result.inconclusive += 1
+            found.setdefault("inconclusive", ev.reason)
+            reject()
         assert ev.margin is not None
         result.examples += 1
         if ev.margin.value < result.min_margin:
@@ -256,6 +266,9 @@ def search(
     elif result.numerical_failures:
         result.verdict = Verdict.UNKNOWN
         result.reason = f"{result.numerical_failures} run(s) failed numerically (first: {found.get('numerical')})"
+    elif result.inconclusive:
+        result.verdict = Verdict.UNKNOWN
+        result.reason = f"{result.inconclusive} example(s) inconclusive (first: {found.get('inconclusive')})"
     elif result.examples < claim.min_examples:
         result.verdict = Verdict.UNKNOWN
         result.reason = "assumptions never met within budget" + (f" ({'; '.join(reasons)})" if reasons else "")

@@ -176,7 +176,8 @@ def eq29_margin(reading: str):
                 f"log10 eps = {run.log_eps / math.log(10):.6g}, T = {run.audit.T_eps:.6g}")
         if other is not None:
             note += f"; other reading: log10 F* = {math.log10(other):.6g}"
-        return Margin(value, rel + 1e-12 * (abs(worst) + 1.0), note)
+        rounding = 1e-12 * (abs(worst) + 1.0) if math.isfinite(worst) else 0.0  # f == 0 exactly: nothing to round
+        return Margin(value, rel + rounding, note)
 
     return check
 

@@ -9,12 +9,15 @@ catalogue expects: a planted counterexample expects REFUTED.
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 from hypothesis import strategies as st
 
+from verify.errors import VerifyError
 from verify.verdicts import Verdict
 
 Horizon = float | str | Callable[[Any], float] | None
@@ -79,12 +82,37 @@ class Claim:
         }
 
 
-def as_margin(value: float | Margin) -> Margin:
-    """Normalise a check's return value; NaN or non-numbers become a failing engine error."""
+class ClaimResultError(VerifyError, TypeError):
+    """A claim's check returned something that is not a margin: that example is FAILED."""
+
+
+def as_margin(value: Any, claim_id: str = "?") -> Margin:
+    """A check's result as a :class:`Margin` (DESIGN.md section 6, "User claims are first-class").
+
+    ``True`` holds (margin +1), ``False`` is a violation (margin -1, error 0), a real number is the
+    margin itself (+-inf allowed), a :class:`Margin` is taken as is. Anything else -- None, a
+    string, NaN, a Margin with a NaN or negative error -- raises :class:`ClaimResultError` naming
+    the claim. A Margin with an infinite error is valid and inconclusive (see :func:`inconclusive`).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return Margin(1.0 if value else -1.0, note="the check returned a bool")
     if isinstance(value, Margin):
         margin = value
-    else:
+    elif isinstance(value, numbers.Real):
         margin = Margin(float(value))
-    if np.isnan(margin.value) or np.isnan(margin.error):
-        raise ValueError("the claim's check returned NaN")
+    else:
+        raise ClaimResultError(f"claim {claim_id}: the check returned {type(value).__name__} {value!r:.60}, "
+                               f"not a bool, a number or a verify.Margin")
+    if not isinstance(margin.value, numbers.Real) or not isinstance(margin.error, numbers.Real):
+        raise ClaimResultError(f"claim {claim_id}: Margin value and error must be numbers, got {margin.value!r:.40} "
+                               f"and {margin.error!r:.40}")
+    if math.isnan(margin.value):
+        raise ClaimResultError(f"claim {claim_id}: the check returned a NaN margin")
+    if math.isnan(margin.error) or margin.error < 0.0:
+        raise ClaimResultError(f"claim {claim_id}: the margin's error must be >= 0, got {margin.error}")
     return margin
+
+
+def inconclusive(margin: Margin) -> bool:
+    """An infinite error bound: the margin says nothing either way (never HOLDS, never REFUTED)."""
+    return math.isinf(margin.error)

@@ -19,6 +19,7 @@ from verify.simulate import simulate
 from verify.trajectory import Event, Trajectory
 
 MAX_HORIZON = 1e12
+NAMED_HORIZONS = ("t1",)  # horizons a claim may name instead of a number (resolve_horizon)
 
 
 @dataclass(eq=False)
@@ -100,7 +101,7 @@ def resolve_horizon(horizon: Any, scenario: Scenario, report: Audit) -> float | 
     elif horizon == "t1":
         value = report.t1
     elif isinstance(horizon, str):
-        raise InputError(f"unknown horizon {horizon!r}; use a number, 't1' or a callable")
+        raise InputError(f"unknown horizon {horizon!r}; use a number, one of {', '.join(NAMED_HORIZONS)} or a callable")
     else:
         value = horizon
     if value is None or not math.isfinite(float(value)) or float(value) <= 0.0:
