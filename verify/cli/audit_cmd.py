@@ -16,6 +16,7 @@ from typing import Any
 
 from verify.audit import Audit, audit
 from verify.data.loaders import load_dataset, load_npz_arrays
+from verify.cli.outputs import output_file, write_text
 from verify.errors import InputError
 
 Row = list[str]
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.alpha) and 0.0 <= args.alpha <= 1.0):
         raise InputError(f"--alpha must be in [0, 1], got {args.alpha!r}")
     dataset = load_dataset(args.data)
+    json_path = output_file(args.json, "--json") if args.json else None
     if args.init is None:
         result = audit(dataset, alpha=args.alpha)
     else:
@@ -65,18 +67,12 @@ def run(args: argparse.Namespace) -> int:
             result = audit(dataset, W, v, eps=args.eps, log_eps=args.log_eps, alpha=args.alpha)
         except InputError as exc:
             raise InputError(f"{args.init}: {exc}") from None
-    if args.json:
-        _write_json(Path(args.json), result)
+    if json_path is not None:
+        write_text(json_path, json.dumps(result.to_dict(), indent=2, allow_nan=False) + "\n", "--json")
     print_audit(result, Path(args.data).name)
     return 0
 
 
-def _write_json(path: Path, result: Audit) -> None:
-    text = json.dumps(result.to_dict(), indent=2, allow_nan=False)
-    try:
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write JSON ({exc.strerror or exc})") from None
 
 
 def num(x: Any) -> str:

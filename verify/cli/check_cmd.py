@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import time
+from pathlib import Path
+from typing import Iterator
 
+from verify.cli.outputs import output_dir
 from verify.cli.profiles import PROFILES, budget_for
+from verify.errors import InputError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,29 +28,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
+    """Search every selected claim; Ctrl-C or SIGTERM writes the finished ones as a partial report (exit 130)."""
     from verify.claims import catalogue, get_claim
-    from verify.cli.search_cmd import replay_command
-    from verify.report.document import build_report, claim_entry, summary_line
-    from verify.report.render import render_all
-    from verify.search import CONFIRM_RTOL_FACTOR, MP_DPS, search
+    from verify.search import CONFIRM_RTOL_FACTOR, MP_DPS
 
+    if args.budget is not None and args.budget < 1:
+        raise InputError(f"--budget must be >= 1, got {args.budget}")
+    report_dir = output_dir(args.report, "--report")
     claims = [get_claim(c) for c in args.claims] if args.claims else catalogue()
-    json_path = f"{args.report.rstrip('/')}/report.json"
-    entries = []
     started = time.perf_counter()
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), transient=True, disable=not sys.stderr.isatty()) as bar:
-        task = bar.add_task("claims", total=len(claims))
-        for claim in claims:
-            bar.update(task, description=claim.id)
-            budget = args.budget or budget_for(args.profile, claim.meta.get("budget"))
-            result = search(claim, budget=budget, seed=args.seed)
-            replay = replay_command(claim.id, json_path) if result.counterexample else None
-            entries.append(claim_entry(result, replay))
-            print(f"{claim.id:<28} {str(result.verdict):<8} expected {str(claim.expected):<8} {result.time_s:7.2f}s", flush=True)
-            bar.advance(task)
+    entries, interrupted = _search_all(claims, args, report_dir / "report.json")
     settings = {
         "profile": args.profile,
         "seed": args.seed,
@@ -54,8 +48,68 @@ def run(args: argparse.Namespace) -> int:
         "sigma_prime_at_zero": 0.0,
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
-    report = build_report(entries, settings)
-    paths = render_all(report, args.report)
+    return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None))
+
+
+def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tuple[list[dict], bool]:
+    """Report entries of every claim, in order; after an interrupt the unfinished ones are UNKNOWN."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from verify.cli.search_cmd import replay_command
+    from verify.report.document import claim_entry
+    from verify.search import SearchResult, search
+    from verify.verdicts import Verdict
+
+    entries: list[dict] = []
+    with _interrupt_on_sigterm(), Progress(TextColumn("{task.description}"), BarColumn(),
+                                           TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                           transient=True, disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("claims", total=len(claims))
+        try:
+            for claim in claims:
+                bar.update(task, description=claim.id)
+                budget = args.budget or budget_for(args.profile, claim.meta.get("budget"))
+                result = search(claim, budget=budget, seed=args.seed)
+                replay = replay_command(claim.id, json_path) if result.counterexample else None
+                entries.append(claim_entry(result, replay))
+                print(f"{claim.id:<28} {str(result.verdict):<8} expected {str(claim.expected):<8} {result.time_s:7.2f}s",
+                      flush=True)
+                bar.advance(task)
+        except KeyboardInterrupt:
+            for claim in claims[len(entries):]:
+                entries.append(claim_entry(SearchResult(claim, Verdict.UNKNOWN, reason="interrupted")))
+            return entries, True
+    return entries, False
+
+
+@contextlib.contextmanager
+def _interrupt_on_sigterm() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt for the duration of the run (the previous handler is restored)."""
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _write(entries: list[dict], settings: dict, report_dir: Path, interrupted: bool, command: str | None) -> int:
+    """Render the report (JSON, Markdown, HTML); exit 130 when interrupted, else 0 iff nothing is unexpected."""
+    from verify.report.document import build_report, summary_line
+    from verify.report.render import render_all
+
+    report = build_report(entries, settings, command=command, partial=interrupted)
+    with _interrupt_on_sigterm():
+        paths = render_all(report, report_dir)
     print(summary_line(report))
     print(f"report: {paths['json']}")
+    if interrupted:
+        print(f"verify: interrupted: partial report of {sum(e['reason'] != 'interrupted' for e in entries)} finished "
+              f"claim(s) written", file=sys.stderr)
+        return 130
     return 0 if not report["summary"]["unexpected"] else 1

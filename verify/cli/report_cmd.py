@@ -14,6 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
+from verify.cli.outputs import output_dir
 from verify.errors import InputError
 
 
@@ -59,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
     from verify.report.render import render_all
 
     source = Path(args.source)
+    out = output_dir(args.out if args.out else source.parent, "--out")
     report = load_report(source, validate=not args.no_validate)
     report = mark_obsolete(report)
-    out = Path(args.out) if args.out else source.parent
     paths = render_all(report, out, plots=not args.no_plots)
     print(summary_line(report))
     obsolete = [e["id"] for e in report["claims"] if e.get("obsolete")]

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
+from verify.cli.outputs import output_file, write_text
 from verify.errors import InputError
 from verify.verdicts import Verdict
 
@@ -45,7 +46,9 @@ def _stored_counterexample(path: Path, claim_id: str) -> dict:
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: cannot read JSON ({exc})") from None
     if isinstance(doc, dict) and "claims" in doc:
-        doc = next((c for c in doc["claims"] if c.get("id") == claim_id), None) or {}
+        doc = next((c for c in doc["claims"] if isinstance(c, dict) and c.get("id") == claim_id), None) or {}
+    elif isinstance(doc, dict) and doc.get("id") not in (None, claim_id):
+        raise InputError(f"{path}: holds the result of claim {doc['id']!r}, not of {claim_id!r}")
     cx = doc.get("counterexample") if isinstance(doc, dict) else None
     if not cx:
         raise InputError(f"{path}: no counterexample stored for {claim_id}")
@@ -61,7 +64,10 @@ def _replay(claim, path: Path) -> int:
         result = search(claim)
         print(f"{claim.id}: decision procedure rerun -> {result.verdict}; stored witness {cx.get('witness')}")
         return EXIT[result.verdict]
-    subject = Scenario.from_dict(cx) if cx.get("X") else cx.get("value")
+    try:
+        subject = Scenario.from_dict(cx) if cx.get("X") else cx.get("value")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(f"{path}: the counterexample stored for {claim.id} is not replayable ({type(exc).__name__}: {exc})") from None
     ev = evaluate(claim, subject)
     if ev.status != "ok" or ev.margin is None:
         print(f"{claim.id}: replay inconclusive ({ev.status}: {ev.reason})")
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.budget < 1:
         raise InputError(f"--budget must be >= 1, got {args.budget}")
+    json_path = output_file(args.json_path, "--json") if args.json_path else None
     claim = load_target(args.target)
     if args.replay:
         return _replay(claim, Path(args.replay))
@@ -99,6 +106,6 @@ def run(args: argparse.Namespace) -> int:
     entry = claim_entry(result, replay)
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
           f"{result.examples} example(s), min margin {result.min_margin:.4g}; {result.reason}")
-    if args.json_path:
-        Path(args.json_path).write_text(json.dumps(entry, indent=2, allow_nan=False) + "\n")
+    if json_path is not None:
+        write_text(json_path, json.dumps(entry, indent=2, allow_nan=False) + "\n", "--json")
     return EXIT[result.verdict]

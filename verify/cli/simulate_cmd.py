@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import math
 from collections import Counter
-from pathlib import Path
 
+from verify.cli.outputs import output_file
 from verify.errors import InputError
 
 
@@ -66,12 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from verify.data.loaders import load_dataset, load_npz_arrays
     from verify.simulate import simulate
 
-    out = Path(args.out)
+    out = output_file(args.out, "--out")
     wanted = ".json" if args.backend == "mp" else ".npz"
     if out.suffix.lower() != wanted:
         raise InputError(f"--out must be a {wanted} path for backend {args.backend!r}, got {args.out!r}")
-    if not out.parent.is_dir():
-        raise InputError(f"--out: directory {str(out.parent)!r} does not exist")
     times = parse_times(args.times)
     dataset = load_dataset(args.data)
     init = load_npz_arrays(args.init, ("W", "v"))

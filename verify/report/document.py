@@ -70,6 +70,7 @@ def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, An
             "examples": result.examples,
             "vacuous": result.vacuous,
             "numerical_failures": result.numerical_failures,
+            "inconclusive": result.inconclusive,
             "min_margin": jsonable(result.min_margin),
             "min_margin_error": jsonable(result.min_margin_error),
             "time_s": round(result.time_s, 4),
@@ -84,7 +85,7 @@ def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, An
         if replay:
             cx["replay"] = replay
         entry["counterexample"] = cx
-    return entry
+    return jsonable(entry)  # non-finite margins (a -inf t1_emp margin, a NaN error) as "-inf" / "nan"
 
 
 def _timing(times: list[float]) -> dict[str, float] | None:
@@ -94,8 +95,10 @@ def _timing(times: list[float]) -> dict[str, float] | None:
     return {"min": round(ordered[0], 4), "median": round(ordered[len(ordered) // 2], 4), "max": round(ordered[-1], 4)}
 
 
-def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
-    """The whole report document."""
+def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any], *, command: str | None = None,
+                 partial: bool = False) -> dict[str, Any]:
+    """The whole report document; ``command`` is the ``verify ...`` line that regenerates it,
+    ``partial`` marks a run that was interrupted (its unfinished claims are UNKNOWN "interrupted")."""
     from verify import __version__
 
     claims = list(entries)
@@ -103,7 +106,7 @@ def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any]) ->
     unexpected = [e["id"] for e in claims if not e["as_expected"]]
     return {
         "report_version": REPORT_VERSION,
-        "tool": {"name": "relu-verify", "version": __version__, "git_commit": git_commit()},
+        "tool": {"name": "relu-verify", "version": __version__, "git_commit": git_commit(), "command": command},
         "settings": settings,
         "environment": environment(),
         "summary": {
@@ -111,6 +114,7 @@ def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any]) ->
             "counts": {v.value: counts.get(v.value, 0) for v in Verdict},
             "refuted_as_expected": sum(1 for e in claims if e["verdict"] == "REFUTED" and e["as_expected"]),
             "unexpected": unexpected,
+            "partial": partial,
         },
         "claims": claims,
     }
@@ -128,6 +132,7 @@ def summary_line(report: dict[str, Any]) -> str:
         f"({s['refuted_as_expected']} as expected), {c['UNKNOWN']} UNKNOWN, {c['FAILED']} FAILED; "
         f"{len(s['unexpected'])} unexpected"
         + (f"; {s['obsolete']} obsolete" if s.get("obsolete") else "")
+        + ("; PARTIAL (interrupted)" if s.get("partial") else "")
     )
 
 

@@ -88,6 +88,7 @@ _CLAIM = {
         "examples": {"type": "integer", "minimum": 0},
         "vacuous": {"type": "integer", "minimum": 0},
         "numerical_failures": {"type": "integer", "minimum": 0},
+        "inconclusive": {"type": "integer", "minimum": 0, "description": "examples whose margin had an infinite error"},
         "min_margin": _NUMBER_OR_TEXT,
         "min_margin_error": _NUMBER_OR_TEXT,
         "time_s": {"type": "number", "minimum": 0},
@@ -123,6 +124,7 @@ SCHEMA: dict[str, Any] = {
                 "name": {"const": "relu-verify"},
                 "version": {"type": "string"},
                 "git_commit": {"type": ["string", "null"]},
+                "command": {"type": ["string", "null"], "description": "the verify command line that regenerates the report"},
             },
         },
         "settings": {
@@ -163,6 +165,7 @@ SCHEMA: dict[str, Any] = {
                 "unexpected": {"type": "array", "items": {"type": "string"}},
                 "obsolete": {"type": "integer", "minimum": 0},
                 "rerendered_against": {"type": "string"},
+                "partial": {"type": "boolean", "description": "the run was interrupted: unfinished claims are UNKNOWN"},
             },
         },
         "claims": {"type": "array", "items": _CLAIM},
