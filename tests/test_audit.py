@@ -121,7 +121,7 @@ def test_float_rounding_sign_flip_detected():
     ss = exact_sign_structure(X, [1, 1])
     assert ss.signs[0, 1] == 1 and ss.assumption1
     assert a.assumption1 and a.mu > 0.0
-    float_sign = int(np.sign((X @ X.T)[0, 1]))
+    float_sign = int(np.sign((ds.unit @ ds.unit.T)[0, 1]))  # the audit's float64 path: unit rows (scale-free)
     assert ((0, 1) in a.sign_disagreements) == (float_sign != 1)
 
 

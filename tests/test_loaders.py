@@ -30,7 +30,7 @@ def test_csv_with_and_without_header(tmp_path):
     [
         ("missing.npz", None, "no such file"),
         ("missing.csv", None, "no such file"),
-        ("corrupt.npz", b"this is not a zip archive", "not a readable .npz"),
+        ("corrupt.npz", b"this is not a zip archive", "not a .npz archive"),
         ("cells.csv", b"1,2,1\n1,x,-1\n", "non-numeric cell 'x'"),
         ("ragged.csv", b"1,2,1\n1,-1\n", "line 2 has 2 columns"),
         ("empty.csv", b"", "no data rows"),

@@ -62,7 +62,7 @@ def log_eps1(mm: float, mu: float, X_min: float, X_max: float, n: int, h: int, W
 
 def log_eps2(n: int, X_max: float, m: float, mu: float, X_min: float, h: int) -> float:
     """ln eps2 = -(1/2) ln h - 64 n X_max ln n / (m sqrt(mu) X_min) (004 eq. (28), second term)."""
-    return -0.5 * math.log(h) - 4.0 * n * X_max * t1_bound(n, m, mu, X_min)
+    return -0.5 * math.log(h) - 64.0 * n * math.log(n) * (X_max / X_min) / (m * math.sqrt(mu))  # X_max/X_min: any scale
 
 
 def T_of_log_eps(log_eps: float, h: int, n: int, X_max: float) -> float:
@@ -266,8 +266,9 @@ class Audit:
 
 def _sign_structure(ds: Dataset) -> dict[str, Any]:
     """mu, Assumption 1 and orthogonal separability, exactly when affordable (exact.py)."""
-    signed_float = np.sign(ds.signed @ ds.signed.T).astype(np.int8)
-    out: dict[str, Any] = {"near_zero_pairs": near_zero_pairs(ds.X)}
+    U = ds.y[:, None] * ds.unit  # row scales change no sign: float64 signs from unit rows (any data scale)
+    signed_float = np.sign(U @ U.T).astype(np.int8)
+    out: dict[str, Any] = {"near_zero_pairs": near_zero_pairs(ds.unit)}
     if exact_affordable(ds.n, ds.d):
         ss = exact_sign_structure(ds.X, ds.y)
         disagree = np.argwhere(np.triu(ss.signs != signed_float, k=1))
@@ -295,7 +296,7 @@ def _sign_structure(ds: Dataset) -> dict[str, Any]:
 
 def _class_cosines(ds: Dataset) -> tuple[float, float | None]:
     """(min cos over same-label pairs, max raw cos over opposite-label pairs or None)."""
-    U = ds.X / ds.norms[:, None]
+    U = ds.unit
     C = np.clip(U @ U.T, -1.0, 1.0)
     same = np.equal.outer(ds.y, ds.y)
     return float(C[same].min()), (float(C[~same].max()) if ds.both_classes else None)
@@ -304,9 +305,9 @@ def _class_cosines(ds: Dataset) -> tuple[float, float | None]:
 def _rho(ds: Dataset) -> tuple[float | None, float | None]:
     """rho+ = min_i y_i cos(x+, x_i), rho- = min_i -y_i cos(x-, x_i) (sheet 1.9); None if the class is empty."""
     out: list[float | None] = []
-    for target, sgn in ((ds.x_plus, 1.0), (ds.x_minus, -1.0)):
-        norm = float(np.linalg.norm(target))
-        out.append(float(np.min(sgn * ds.y * (ds.X @ target) / (ds.norms * norm))) if norm > 0.0 else None)
+    for label in (+1, -1):
+        target = ds.class_direction(label)
+        out.append(float(np.min(label * ds.y * (ds.unit @ target))) if np.any(target != 0.0) else None)
     return out[0], out[1]
 
 
@@ -420,7 +421,7 @@ def audit(
         na["max_opposite_label_cos"] = "single class: no opposite-label pairs"
 
     positive = mu > 0.0
-    alpha_rate = (mu * X_min) ** 2 / (32.0 * X_max) if positive else None
+    alpha_rate = (mu * X_min) * (mu * X_min) / (32.0 * X_max) if positive else None
     if not positive:
         na["alpha_rate"] = "mu <= 0: Assumption 1 fails, the rate bound is undefined"
 
@@ -485,9 +486,28 @@ def audit(
             na[key] = "no init given"
     else:
         a.update(_init_part(ds, init, mu, zeta1, xi, zeta2, c_star, t1, na))
+    _drop_unrepresentable(a, na)
     a["assumptions"] = _findings(a, init)
     a["errata"] = _errata(a)
     return Audit(**a)
+
+
+# Infinite on purpose: c_star = -inf (no neuron faces a nonempty class), ln eps = -inf, eps = 0 or inf.
+_MAY_BE_INFINITE = ("c_star", "log_eps", "eps")
+
+
+def _drop_unrepresentable(a: dict[str, Any], na: dict[str, str]) -> None:
+    """A time or rate that the data's scale puts beyond float64 (e.g. t1 ~ 1/X_min for X_min ~ 1e-310)
+    is None with the reason in ``na``, never inf or nan as a result."""
+    reason = (f"beyond the float64 range at this data scale (X_min = {a['X_min']:.3g}, X_max = {a['X_max']:.3g}); "
+              "every verdict is scale-free: rescale the data to compute it")
+    for key, value in a.items():
+        if key.startswith(_MAY_BE_INFINITE):
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            a[key], na[key] = None, reason
+        elif isinstance(value, np.ndarray) and value.dtype.kind == "f" and not np.all(np.isfinite(value)):
+            a[key], na[key] = None, reason
 
 
 def _init_part(

@@ -9,16 +9,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import nnls
 
-from verify.data.dataset import Dataset
+from verify.data.dataset import Dataset, unit_rows
 
-
-def _unit_rows(A: np.ndarray) -> np.ndarray:
-    return A / np.linalg.norm(A, axis=1, keepdims=True)
+_unit_rows = unit_rows  # every direction in this module is computed scale-free (rows over their max-abs first)
 
 
 def cosine_gram(ds: Dataset) -> np.ndarray:
-    """C_ij = cos(y_i x_i, y_j x_j)."""
-    U = _unit_rows(ds.signed)
+    """C_ij = cos(y_i x_i, y_j x_j) (from unit rows: any data scale)."""
+    U = ds.y[:, None] * ds.unit
     return np.clip(U @ U.T, -1.0, 1.0)
 
 
@@ -34,7 +32,8 @@ def assumption1(ds: Dataset) -> bool:
 
 def orthogonally_separable(ds: Dataset) -> bool:
     """Seed 000's definition: y_i y_j <x_i, x_j> > 0 for same labels and <= 0 for opposite labels."""
-    G = ds.signed @ ds.signed.T
+    U = ds.y[:, None] * ds.unit  # signs of <x_i, x_j> do not depend on the rows' scales
+    G = U @ U.T
     same = np.equal.outer(ds.y, ds.y)
     return bool(np.all(G[same] > 0.0) and np.all(G[~same] >= 0.0))
 
@@ -46,8 +45,7 @@ def preactivations(ds: Dataset, W: np.ndarray) -> np.ndarray:
 
 def activation_pattern(ds: Dataset, w: np.ndarray, tol: float = 0.0) -> np.ndarray:
     """1{<x_i, w> > tol * ||x_i|| ||w||} per data point (boundary counts as inactive)."""
-    w = np.asarray(w, dtype=float)
-    return ds.X @ w > tol * ds.norms * np.linalg.norm(w)
+    return ds.unit @ _unit_rows(np.asarray(w, dtype=float))[0] > tol
 
 
 def in_S_plus(ds: Dataset, z: np.ndarray, tol: float = 0.0) -> bool:
@@ -79,13 +77,15 @@ def region(ds: Dataset, z: np.ndarray, tol: float = 0.0) -> str:
 def in_cone_K(ds: Dataset, z: np.ndarray, rtol: float = 1e-10) -> bool:
     """z in K = {sum_i a_i y_i x_i : a_i >= 0} (nonnegative least squares residual ~ 0)."""
     z = np.asarray(z, dtype=float)
-    _, residual = nnls(ds.signed.T, z)
-    return bool(residual <= rtol * max(1.0, float(np.linalg.norm(z))))
+    if not np.any(z != 0.0):
+        return True
+    _, residual = nnls((ds.y[:, None] * ds.unit).T, _unit_rows(z)[0])  # a cone: generators and z up to scale
+    return bool(residual <= rtol)
 
 
 def x_a(ds: Dataset, w: np.ndarray, alpha: float = 0.0) -> np.ndarray:
     """x_a(w) = sum_i sigma'(<x_i, w>) y_i x_i (seed 004 eq. (5); leaky reading R4)."""
-    slope = np.where(ds.X @ np.asarray(w, dtype=float) > 0.0, 1.0, alpha)
+    slope = np.where(ds.unit @ _unit_rows(np.asarray(w, dtype=float))[0] > 0.0, 1.0, alpha)
     return slope @ ds.signed
 
 
@@ -97,8 +97,8 @@ def zeta1_sup(ds: Dataset) -> float:
     """
     if not ds.both_classes:
         return 0.0
-    rho_plus = float(np.min(ds.y * (ds.X @ ds.x_plus) / (ds.norms * np.linalg.norm(ds.x_plus))))
-    rho_minus = float(np.min(-ds.y * (ds.X @ ds.x_minus) / (ds.norms * np.linalg.norm(ds.x_minus))))
+    rho_plus = float(np.min(ds.y * (ds.unit @ ds.class_direction(+1))))
+    rho_minus = float(np.min(-ds.y * (ds.unit @ ds.class_direction(-1))))
     rho = min(rho_plus, rho_minus)
     return rho * rho if rho > 0.0 else 0.0
 
@@ -112,11 +112,11 @@ def c_star(ds: Dataset, W0: np.ndarray, signs: np.ndarray) -> float:
     signs = np.asarray(signs, dtype=float)
     Wn = _unit_rows(W0)
     best = -np.inf
-    for s, target in ((1.0, ds.x_minus), (-1.0, ds.x_plus)):
-        norm = float(np.linalg.norm(target))
+    for s, label in ((1.0, -1), (-1.0, +1)):
+        target = ds.class_direction(label)
         sel = signs == s
-        if norm > 0.0 and sel.any():
-            best = max(best, float(np.max(Wn[sel] @ (target / norm))))
+        if np.any(target != 0.0) and sel.any():
+            best = max(best, float(np.max(Wn[sel] @ target)))
     return best
 
 

@@ -14,6 +14,33 @@ import numpy as np
 from verify.errors import InputError
 
 
+SAFE_RANGE = (1e-150, 1e150)  # rows whose entries lie within: squares neither under- nor overflow
+
+
+def _prescaled(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(B, s) with A = s B row by row: s = 1 where max_k |a_ik| is within SAFE_RANGE (the plain
+    formulas, bit for bit), else s = max_k |a_ik| (so that squares neither under- nor overflow)."""
+    A = np.atleast_2d(np.asarray(A, dtype=float))
+    top = np.max(np.abs(A), axis=1)
+    s = np.where((top >= SAFE_RANGE[0]) & (top <= SAFE_RANGE[1]) | (top == 0.0), 1.0, top)
+    return A / s[:, None], s
+
+
+def _row_norms(A: np.ndarray) -> np.ndarray:
+    """||a_i|| without under- or overflow in between (0 for a zero row; inf only where the norm itself
+    exceeds float64)."""
+    B, s = _prescaled(A)
+    with np.errstate(over="ignore"):
+        return s * np.linalg.norm(B, axis=1)
+
+
+def unit_rows(A: np.ndarray) -> np.ndarray:
+    """a_i / ||a_i|| at any scale (zero rows stay zero)."""
+    B, _ = _prescaled(A)
+    n = np.linalg.norm(B, axis=1)
+    return B / np.where(n > 0.0, n, 1.0)[:, None]
+
+
 def _as_float_matrix(X: object) -> np.ndarray:
     try:
         arr = np.asarray(X)
@@ -72,9 +99,14 @@ class Dataset:
             i, k = np.argwhere(~np.isfinite(X))[0]
             raise InputError(f"X contains a non-finite value at row {i}, column {k}: {X[i, k]!r}")
         y = _as_labels(self.y, n)
-        norms = np.linalg.norm(X, axis=1)
-        if np.any(norms == 0.0):
-            raise InputError(f"X row {int(np.flatnonzero(norms == 0.0)[0])} is the zero vector")
+        zero = ~np.any(X != 0.0, axis=1)
+        if np.any(zero):
+            raise InputError(f"X row {int(np.flatnonzero(zero)[0])} is the zero vector (every entry is exactly 0)")
+        norms = _row_norms(X)
+        if not np.all(np.isfinite(norms)):
+            i = int(np.flatnonzero(~np.isfinite(norms))[0])
+            raise InputError(f"X row {i} has a Euclidean norm beyond the float64 range (> 1.8e308); rescale the data "
+                             f"(every verdict is scale-free)")
         X.setflags(write=False)
         y.setflags(write=False)
         object.__setattr__(self, "X", X)
@@ -90,8 +122,18 @@ class Dataset:
 
     @cached_property
     def norms(self) -> np.ndarray:
-        """||x_i|| for every row."""
-        return np.linalg.norm(self.X, axis=1)
+        """||x_i|| for every row, without under- or overflow (finite and > 0 for a valid dataset)."""
+        return _row_norms(self.X)
+
+    @cached_property
+    def unit(self) -> np.ndarray:
+        """x_i / ||x_i||: every sign and cosine of the data is computed from these (scale-free)."""
+        return unit_rows(self.X)
+
+    @cached_property
+    def scale(self) -> float:
+        """max_ik |x_ik|: class sums are formed from X / scale, so they never overflow in between."""
+        return float(np.max(np.abs(self.X)))
 
     @property
     def X_min(self) -> float:
@@ -125,13 +167,24 @@ class Dataset:
 
     @cached_property
     def x_plus(self) -> np.ndarray:
-        """x+ = sum_{i in I+} x_i (zero when there is no positive point)."""
-        return self.X[self.I_pos].sum(axis=0)
+        """x+ = sum_{i in I+} x_i (zero when there is no positive point; inf where it exceeds float64)."""
+        with np.errstate(over="ignore"):
+            return self.scale * (self.X[self.I_pos] / self.scale).sum(axis=0)
 
     @cached_property
     def x_minus(self) -> np.ndarray:
-        """x- = sum_{i in I-} x_i (zero when there is no negative point)."""
-        return self.X[self.I_neg].sum(axis=0)
+        """x- = sum_{i in I-} x_i (zero when there is no negative point; inf where it exceeds float64)."""
+        with np.errstate(over="ignore"):
+            return self.scale * (self.X[self.I_neg] / self.scale).sum(axis=0)
+
+    def class_direction(self, label: int) -> np.ndarray:
+        """x+ / ||x+|| (label +1) or x- / ||x-|| (label -1), always finite; the zero vector when the
+        class is empty or its sum is exactly zero."""
+        rows = self.X[self.I_pos if label > 0 else self.I_neg]
+        total = (rows / self.scale).sum(axis=0)
+        if not np.any(total != 0.0):
+            return np.zeros(self.d)
+        return unit_rows(total[None, :])[0]
 
     @cached_property
     def signed(self) -> np.ndarray:

@@ -20,7 +20,15 @@ def load_npz_arrays(path: str | Path, keys: tuple[str, ...]) -> dict[str, np.nda
     if not p.is_file():
         raise InputError(f"{p}: not a regular file")
     try:
-        with np.load(p, allow_pickle=False) as archive:
+        with p.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    if magic[:2] != b"PK":
+        kind = "an empty file" if not magic else ("a single .npy array" if magic == b"\x93NUM" else "not a zip archive")
+        raise InputError(f"{p}: not a .npz archive ({kind}); write one with numpy.savez(path, {', '.join(f'{k}=...' for k in keys)})")
+    try:
+        with p.open("rb") as fh, np.load(fh, allow_pickle=False) as archive:  # our handle: closed on every error
             missing = [k for k in keys if k not in archive.files]
             if missing:
                 raise InputError(
@@ -29,44 +37,73 @@ def load_npz_arrays(path: str | Path, keys: tuple[str, ...]) -> dict[str, np.nda
             return {k: np.array(archive[k]) for k in keys}
     except InputError:
         raise
+    except ValueError as exc:
+        if "pickle" in str(exc):
+            raise InputError(f"{p}: holds object arrays, which are not read (arrays must be numeric)") from None
+        raise InputError(f"{p}: not a readable .npz archive ({exc})") from None
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         raise InputError(f"{p}: not a readable .npz archive ({type(exc).__name__}: {exc})") from None
 
 
-def _load_csv(p: Path) -> Dataset:
+OTHER_DELIMITERS = ((";", "';'"), ("\t", "tab"), ("|", "'|'"))
+
+
+def _number(cell: str) -> float | None:
+    """The cell as a float, or None when it is not a number (NaN / inf parse: Dataset rejects them)."""
     try:
-        text = p.read_text(encoding="utf-8")
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def _delimiter_hint(line: str) -> str:
+    """' (the line looks tab-separated: use commas)' when another delimiter would split it into numbers."""
+    for delim, name in OTHER_DELIMITERS:
+        cells = line.split(delim)
+        if len(cells) > 1 and all(_number(c) is not None for c in cells):
+            return f" (the line looks {name}-separated: use commas)"
+    cells = line.split()
+    if len(cells) > 1 and all(_number(c) is not None for c in cells):
+        return " (the line looks whitespace-separated: use commas)"
+    return ""
+
+
+def _load_csv(p: Path) -> Dataset:
+    """A CSV with the label in the last column; rules (each error names the file's line and column):
+
+    - a UTF-8 byte-order mark is ignored; blank lines are skipped (line numbers stay the file's own);
+    - the first non-blank line is a header iff NONE of its cells parses as a number; any other
+      non-numeric cell is an error (never a silently dropped row);
+    - every row has the same number of cells, at least two (features and the label).
+    """
+    try:
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{p}: cannot read ({type(exc).__name__}: {exc})") from None
-    rows = [r for r in csv.reader(text.splitlines()) if r and any(c.strip() for c in r)]
-    if not rows:
+    lines = [(k, line) for k, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
         raise InputError(f"{p}: the file holds no data rows")
-
-    def parse(row: list[str], lineno: int) -> list[float] | None:
-        out = []
-        for col, cell in enumerate(row, start=1):
-            try:
-                out.append(float(cell))
-            except ValueError:
-                if lineno == 1:
-                    return None  # a header line
-                raise InputError(f"{p}: line {lineno}, column {col}: non-numeric cell {cell.strip()!r}") from None
-        return out
-
-    parsed = []
-    for lineno, row in enumerate(rows, start=1):
-        values = parse(row, lineno)
-        if values is not None:
-            parsed.append((lineno, values))
-    if not parsed:
-        raise InputError(f"{p}: the file holds no data rows")
-    width = len(parsed[0][1])
-    for lineno, values in parsed:
+    first_cells = next(csv.reader([lines[0][1]]))
+    if all(_number(c) is None for c in first_cells) and not _delimiter_hint(lines[0][1]):
+        lines = lines[1:]
+    if not lines:
+        raise InputError(f"{p}: the file holds a header and no data rows")
+    rows = []
+    for lineno, line in lines:
+        cells = next(csv.reader([line]))
+        values = [_number(c) for c in cells]
+        bad = next((col for col, v in enumerate(values, start=1) if v is None), None)
+        if bad is not None:
+            raise InputError(f"{p}: line {lineno}, column {bad}: non-numeric cell {cells[bad - 1].strip()!r}"
+                             + _delimiter_hint(line))
+        rows.append((lineno, values))
+    width = len(rows[0][1])
+    for lineno, values in rows:
         if len(values) != width:
             raise InputError(f"{p}: line {lineno} has {len(values)} columns, expected {width}")
     if width < 2:
-        raise InputError(f"{p}: need at least one feature column and a label column")
-    table = np.array([v for _, v in parsed], dtype=np.float64)
+        raise InputError(f"{p}: line {rows[0][0]}: one column; need at least one feature column and a label column")
+    table = np.array([v for _, v in rows], dtype=np.float64)
     return Dataset(table[:, :-1], table[:, -1], name=p.stem)
 
 
