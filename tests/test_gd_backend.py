@@ -130,19 +130,33 @@ def test_events_are_the_sign_changes_between_iterates():
         assert e.i == -1 and not pos[k, :, e.j].any()
 
 
-def test_sampling_rounds_to_whole_steps():
+def test_sampling_reports_the_true_times_of_whole_steps():
+    """Each requested time is served by the last iterate at or before it; Trajectory.times are k lr."""
     X, y, W0, v0 = random_problem(5)
     field = NetworkField(X, y, "exp")
     lr = 0.03
-    ts = np.array([0.0, 0.1, 0.25, 1.0])
+    ts = np.array([0.0, 0.1, 0.25, 1.0, 1.01])
     traj = solve_gd(field, W0, v0, ts, lr=lr)
-    steps = np.rint(ts / lr).astype(int)
-    assert traj.stats["sample_steps"] == steps.tolist()
-    np.testing.assert_allclose(traj.stats["sample_times_actual"], steps * lr)
-    assert 0 < traj.stats["max_time_offset"] <= lr / 2
-    np.testing.assert_array_equal(traj.times, ts)
+    steps = [0, 3, 8, 33]  # 1.0 and 1.01 share step 33 (t = 0.99): reported once
+    assert traj.stats["sample_steps"] == steps
+    np.testing.assert_array_equal(traj.times, np.array(steps) * lr)
+    assert np.all(np.diff(traj.times) > 0) and np.all(traj.times <= ts.max())
+    np.testing.assert_array_equal(traj.stats["requested_times"], ts)
+    assert 0 < traj.stats["max_time_offset"] < lr
     again = solve_gd(field, W0, v0, [steps[2] * lr], lr=lr)
     np.testing.assert_array_equal(again.W[0], traj.W[2])
+
+
+def test_multiples_of_lr_are_exact_and_lr_beyond_the_horizon_is_refused():
+    X, y, W0, v0 = random_problem(5)
+    field = NetworkField(X, y, "exp")
+    traj = solve_gd(field, W0, v0, [0.3, 0.6, 0.9], lr=0.1)  # 0.3 / 0.1 = 2.9999999999999996
+    assert traj.stats["sample_steps"] == [3, 6, 9]
+    traj = solve_gd(field, W0, v0, [0.6, 0.9, 1.0], lr=0.3)
+    assert traj.stats["sample_steps"] == [2, 3]
+    np.testing.assert_array_equal(traj.times, [2 * 0.3, 3 * 0.3])
+    with pytest.raises(InputError, match="larger than the horizon"):
+        solve_gd(field, W0, v0, [10.0], lr=100.0)
 
 
 def test_progress_callback_and_input_validation():

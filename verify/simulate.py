@@ -105,6 +105,7 @@ def simulate(
     lr = _check_backend_options(backend, lr, batch_size, dps, ds.n)
     if log_eps is not None:
         log_eps = _check_log_eps(log_eps)
+    _check_float64_scale(ds, W, v, log_eps)
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise InputError(f"seed must be an integer, got {seed!r}")
 
@@ -244,6 +245,26 @@ def _check_rtol(rtol: Any) -> float:
     if not (0.0 < value < 1.0):
         raise InputError(f"rtol must lie in (0, 1), got {rtol!r}")
     return value
+
+
+LOG_WEIGHT_LIMIT = math.log(1e150)  # |weights| above this: their squares (balancedness, norms) overflow
+LOG_OUTPUT_LIMIT = math.log(1e300)  # |f| above this: losses and gradients overflow
+
+
+def _check_float64_scale(ds: Dataset, W: np.ndarray, v: np.ndarray, log_eps: float | None) -> None:
+    """Refuse an initial state float64 cannot integrate: weights whose squares overflow, or outputs
+    |f(x_i)| <= X_max sum_j |v_j| ||w_j|| beyond 1e300 (computed in log space; eps^2 = exp(2 log_eps))."""
+    shift = 0.0 if log_eps is None else log_eps
+    biggest = float(max(np.max(np.abs(W)), np.max(np.abs(v))))
+    if biggest > 0.0 and math.log(biggest) + shift > LOG_WEIGHT_LIMIT:
+        raise InputError(f"initial weights up to 10^{(math.log(biggest) + shift) / math.log(10):.0f}: beyond what float64 "
+                         "can integrate (their squares overflow); the theorems are about small initialisations")
+    norms = ds.norms.max() * np.abs(v) * np.max(np.abs(W), axis=1)
+    if np.any(norms > 0.0):
+        log_f = math.log(float(np.sum(norms[norms > 0.0]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
+        if log_f > LOG_OUTPUT_LIMIT:
+            raise InputError(f"initial outputs up to 10^{log_f / math.log(10):.0f}: beyond what float64 can integrate "
+                             "(the loss and its gradient overflow); scale the initialisation down")
 
 
 def _check_log_eps(log_eps: Any) -> float:

@@ -1,8 +1,9 @@
 """Entry point and error policy of the ``verify`` command.
 
 Every subcommand lives in its own module exposing ``register(subparsers)``; the parser calls
-``args.func(args) -> int``. Bad input exits 2 with one line on stderr; an engine failure
-exits 4 with one line; no path prints a traceback unless ``VERIFY_DEBUG=1``.
+``args.func(args) -> int``. Bad input exits 2 with one line on stderr; a run that cannot be
+completed numerically (:class:`NumericalError`) exits 3; an engine failure exits 4 with one line;
+Ctrl-C exits 130; no path prints a traceback unless ``VERIFY_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -10,18 +11,31 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
+import shlex
 import sys
 from typing import Sequence
 
-from verify.errors import InputError, VerifyError
+from verify.errors import InputError, NumericalError, VerifyError
 
 SUBCOMMANDS = ("audit", "simulate", "list", "check", "search", "report")
 EXIT_INPUT = 2
+EXIT_NUMERICAL = 3
 EXIT_FAILED = 4
 
 
+# A negative number as an option's value (``--log-eps -1e4``): argparse's own matcher knows no
+# exponents, so ``-1e4`` would be taken for an option; no option of ``verify`` looks like a number.
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse with a one-line error message and exit code 2."""
+    """argparse with a one-line error message and exit code 2; negative numbers with exponents
+    (``-1e4``, ``-2.5E-3``) are values, not options."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - argparse's own signature
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise InputError(f"{self.prog}: {message}")
@@ -47,15 +61,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = os.environ.get("VERIFY_DEBUG") == "1"
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(words)
+        args.command_line = "verify " + shlex.join(words)  # what a report records to regenerate itself
         if not getattr(args, "command", None):
-            parser.print_help()
-            return 0
+            return fail(f"a command is required: verify {{{','.join(SUBCOMMANDS)}}} ... (see 'verify --help')", EXIT_INPUT)
         return int(args.func(args))
     except InputError as exc:
         if debug:
             raise
         return fail(str(exc), EXIT_INPUT)
+    except NumericalError as exc:  # the run could not be completed numerically (e.g. verify simulate)
+        if debug:
+            raise
+        return fail(f"numerical failure: {exc}", EXIT_NUMERICAL)
     except VerifyError as exc:
         if debug:
             raise

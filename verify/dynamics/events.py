@@ -381,6 +381,9 @@ class _Engine:
             self.handover(self)
         z = self.z
         f = self.rhs(s, z)
+        if not np.all(np.isfinite(f)):
+            raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
+                                 "float64's range)")
         h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol_of(z))
         h = min(h, max_step)
         rejected, null_restarts, cheap, calm = False, 0, False, CHEAP_STEPS
@@ -393,7 +396,7 @@ class _Engine:
                 h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected, order)
                 rejected = True
                 self.stats["rejected"] += 1
-                if h < 1e-15 * max(1.0, abs(s)):
+                if not h >= 1e-15 * max(1.0, abs(s)):  # also catches a NaN step size
                     raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g}")
                 continue
             if F is None:

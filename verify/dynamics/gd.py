@@ -14,10 +14,12 @@ the full summed-loss gradient, so the time correspondence t = k lr holds in expe
 is the same ``rhs`` call with S zeroed on the rows outside the batch (those rows then
 drop out of both gradients), times n/b.
 
-Sampling: the state reported at a requested time t is the iterate after k = round(t/lr)
-steps. There are no partial steps: ``stats["sample_times_actual"]`` holds k lr, and
-``stats["max_time_offset"]`` <= lr/2 the largest |t - k lr| (0 when every requested time is
-a multiple of lr). ``Trajectory.times`` are the requested times.
+Sampling: there are no partial steps. A requested time t is served by the last iterate at or
+before it, k = floor(t/lr) (t/lr within 1e-9 of an integer counts as that integer), and
+``Trajectory.times`` holds the TRUE times k lr of the reported iterates (requested times that
+share a step are reported once, so the times stay strictly increasing);
+``stats["requested_times"]`` keeps what was asked for and ``stats["max_time_offset"]`` < lr the
+largest t - k lr. A step lr larger than the horizon is an InputError (no step would be taken).
 
 Events: a sign change of P_ij = <x_i, w_j> between consecutive iterates is recorded with
 t = the end time of that step ("activate" for <= 0 -> > 0, "deactivate" the other way); the
@@ -56,6 +58,13 @@ def _events_between(P_old_pos: np.ndarray, P_new_pos: np.ndarray, t: float, alph
             if not P_new_pos[:, j].any() and P_old_pos[:, j].any():
                 events.append(Event(t, -1, j, "dead", 0))
     return events
+
+
+def steps_at(times: np.ndarray, lr: float) -> np.ndarray:
+    """k = floor(t / lr) per time, with t/lr within 1e-9 (relative) of an integer taken as that integer."""
+    q = np.asarray(times, dtype=float) / lr
+    k = np.rint(q)
+    return np.where(np.abs(q - k) <= 1e-9 * np.maximum(1.0, k), k, np.floor(q)).astype(np.int64)
 
 
 def solve_gd(
@@ -103,7 +112,11 @@ def solve_gd(
     mask = np.zeros(n)
     scale = n / b
 
-    sample_steps = np.rint(times / lr).astype(np.int64)
+    if lr > float(times[-1]):
+        raise InputError(f"lr = {lr:g} is larger than the horizon t_end = {float(times[-1]):g}: GD would take no step")
+    requested = times
+    sample_steps = np.unique(steps_at(times, lr))
+    times = sample_steps * lr
     n_steps = int(sample_steps[-1])
     t_end = float(times[-1])
     report_every = max(1, n_steps // 100)
@@ -170,8 +183,8 @@ def solve_gd(
         stats={
             "steps": n_steps,
             "sample_steps": sample_steps.tolist(),
-            "sample_times_actual": (sample_steps * lr).tolist(),
-            "max_time_offset": float(np.max(np.abs(times - sample_steps * lr))),
+            "requested_times": requested.tolist(),
+            "max_time_offset": float(np.max(requested - steps_at(requested, lr) * lr)),
             "lr": lr,
             "batch_size": b,
             "n_events": sum(1 for e in events if e.kind in ("activate", "deactivate")),

@@ -488,6 +488,8 @@ class Engine:
             st0, a, h_max, pre, keep, x_est = self.prepare(cols, remaining)
             frac = min(1.0, x_est * (1 + EST_MARGIN) + 1e-12)
             hstep = h_max * mpfr(frac) if frac < 1 else h_max
+            if not hstep > 0:  # a NaN or zero step would never reach t_end
+                raise NumericalError(f"step size {hstep} at t = {float(t):.6g}: the Taylor series is not finite here")
             last = hstep >= remaining
             if frac < 1:
                 keep = pre.screen(float(hstep), keep)
