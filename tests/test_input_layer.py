@@ -116,3 +116,15 @@ def test_times_beyond_float64_are_null_with_a_reason(tmp_path, capsys):
     doc = json.loads((tmp_path / "a.json").read_text())
     assert doc["t1"] is None and "beyond the float64 range" in doc["na"]["t1"]
     assert doc["mu"] == pytest.approx(verify.audit(BASE).mu, rel=1e-3)  # subnormal entries keep only ~10 bits
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e150, 1e200, 1e300])
+@pytest.mark.parametrize("eps", [None, 1.0])
+def test_audit_of_an_init_at_any_scale_warns_never(scale, eps):
+    W = np.array([[1.0, 0.2], [-0.3, 1.0]]) * scale
+    v = np.array([1.0, -1.0]) * np.linalg.norm(W / scale, axis=1) * scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = verify.audit(verify.load_dataset("gen:toy4"), W, v, eps=eps)
+    assert a.balanced and a.imbalance < 1e-12
+    assert a.W_max == pytest.approx(1.0 if eps is None else np.linalg.norm(W / scale, axis=1).max() * scale, rel=1e-12)

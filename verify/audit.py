@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from verify import geometry
-from verify.data.dataset import Dataset
+from verify.data.dataset import Dataset, safe_row_norms
 from verify.errors import InputError
 from verify.jsonable import jsonable
 from verify.exact import EXACT_BUDGET, exact_affordable, exact_sign_structure, near_zero_pairs
@@ -355,7 +355,7 @@ def _resolve_init(ds: Dataset, W0: Any, v0: Any, eps: float | None, log_eps: flo
         raise InputError("init has no neurons (h = 0)")
     if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
         raise InputError("init W or v contains a non-finite value")
-    row_norms = np.linalg.norm(W, axis=1)
+    row_norms = safe_row_norms(W)
     if not np.all(np.isfinite(row_norms)):
         raise InputError("init W has a row whose norm overflows float64")
     keep = row_norms > 0.0
@@ -365,7 +365,7 @@ def _resolve_init(ds: Dataset, W0: Any, v0: Any, eps: float | None, log_eps: flo
         raise InputError("every neuron of the init is zero (004 Remark 2: nothing to train)")
     W, v = W[keep], v[keep]
     if from_weights:
-        scale = float(np.linalg.norm(W, axis=1).max())
+        scale = float(row_norms[keep].max())
         W, v, le = W / scale, v / scale, math.log(scale)
     return _Init(W, v, float(le), from_weights, int((~keep).sum()))
 
@@ -517,9 +517,10 @@ def _init_part(
     n, X_min, X_max = ds.n, ds.X_min, ds.X_max
     W0, v0, le = init.W0, init.v0, init.log_eps
     h = int(W0.shape[0])
-    norms = np.linalg.norm(W0, axis=1)
+    norms = safe_row_norms(W0)
     W_max, W_min = float(norms.max()), float(norms.min())
-    imbalance = float(np.max(np.abs(v0**2 - norms**2) / np.maximum(v0**2, norms**2)))
+    top = np.maximum(np.abs(v0), norms)  # |v^2 - ||w||^2| / max(v^2, ||w||^2), in units of the larger (no overflow)
+    imbalance = float(np.max(np.abs((v0 / top) ** 2 - (norms / top) ** 2)))
     positive = mu > 0.0
     out: dict[str, Any] = dict(
         h=h, h_dropped=init.dropped, n_vpos=int(np.sum(v0 > 0)), n_vneg=int(np.sum(v0 < 0)),

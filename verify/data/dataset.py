@@ -26,7 +26,7 @@ def _prescaled(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return A / s[:, None], s
 
 
-def _row_norms(A: np.ndarray) -> np.ndarray:
+def safe_row_norms(A: np.ndarray) -> np.ndarray:
     """||a_i|| without under- or overflow in between (0 for a zero row; inf only where the norm itself
     exceeds float64)."""
     B, s = _prescaled(A)
@@ -102,7 +102,7 @@ class Dataset:
         zero = ~np.any(X != 0.0, axis=1)
         if np.any(zero):
             raise InputError(f"X row {int(np.flatnonzero(zero)[0])} is the zero vector (every entry is exactly 0)")
-        norms = _row_norms(X)
+        norms = safe_row_norms(X)
         if not np.all(np.isfinite(norms)):
             i = int(np.flatnonzero(~np.isfinite(norms))[0])
             raise InputError(f"X row {i} has a Euclidean norm beyond the float64 range (> 1.8e308); rescale the data "
@@ -123,7 +123,7 @@ class Dataset:
     @cached_property
     def norms(self) -> np.ndarray:
         """||x_i|| for every row, without under- or overflow (finite and > 0 for a valid dataset)."""
-        return _row_norms(self.X)
+        return safe_row_norms(self.X)
 
     @cached_property
     def unit(self) -> np.ndarray:
