@@ -5,9 +5,10 @@ from verify.audit import Audit, audit
 from verify.claims import Claim, Margin, claim
 from verify.data import Dataset, load_dataset
 from verify.errors import InputError, NumericalError, VerifyError
+from verify.paper import Blueprint, Erratum, Node, Paper
 from verify.simulate import simulate
 from verify.verdicts import Verdict
 
 __version__ = "0.1.0"
 
-__all__ = ["Audit", "Claim", "Dataset", "Margin", "Verdict", "InputError", "NumericalError", "VerifyError", "__version__", "audit", "claim", "load_dataset", "scenarios", "simulate"]
+__all__ = ["Audit", "Blueprint", "Claim", "Erratum", "Node", "Paper", "Dataset", "Margin", "Verdict", "InputError", "NumericalError", "VerifyError", "__version__", "audit", "claim", "load_dataset", "scenarios", "simulate"]

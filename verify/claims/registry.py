@@ -1,30 +1,68 @@
-"""The claim catalogue (``properties/``) and user-claim targets (``path/to/file.py::name``)."""
+"""The catalogue -- every installed paper's claims (entry points ``verify.papers``) -- and user-claim
+targets (``path/to/file.py::name``)."""
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Iterable
 
 from verify.claims.model import Claim
 from verify.errors import InputError
+from verify.paper import ENTRY_POINT_GROUP, Paper
 
-CATALOGUE_MODULES = ("properties.min2024_early_alignment",)
+_PAPERS: dict[str, Paper] | None = None
 
 
-def catalogue() -> list[Claim]:
-    """Every catalogue claim, in catalogue order (each module exposes ``CLAIMS``)."""
-    claims: list[Claim] = []
-    seen: set[str] = set()
-    for name in CATALOGUE_MODULES:
-        module = importlib.import_module(name)
-        for item in module.CLAIMS:
-            if item.id in seen:
-                raise RuntimeError(f"duplicate claim id {item.id} in {name}")
-            seen.add(item.id)
-            claims.append(item)
-    return claims
+def papers() -> dict[str, Paper]:
+    """Every installed paper by id, from the entry-point group ``verify.papers`` (loaded once).
+
+    An entry point that fails to import or does not name a :class:`Paper`, two papers with one id,
+    or one claim id in two papers is an InputError naming both sides.
+    """
+    global _PAPERS
+    if _PAPERS is None:
+        found: dict[str, tuple[Paper, str]] = {}
+        owner: dict[str, str] = {}
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            where = f"entry point {ep.name!r} ({ep.value}" + (f", distribution {ep.dist.name}" if ep.dist else "") + ")"
+            try:
+                paper = ep.load()
+            except Exception as exc:
+                raise InputError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from None
+            if not isinstance(paper, Paper):
+                raise InputError(f"{where} names a {type(paper).__name__}, not a verify.Paper")
+            if paper.id in found:
+                raise InputError(f"paper id {paper.id!r} is declared twice: {found[paper.id][1]} and {where}")
+            for c in paper.claims:
+                if c.id in owner:
+                    raise InputError(f"claim id {c.id!r} is in paper {owner[c.id]} and in paper {paper.id} ({where})")
+                owner[c.id] = paper.id
+            found[paper.id] = (paper, where)
+        _PAPERS = {pid: found[pid][0] for pid in sorted(found)}
+    return _PAPERS
+
+
+def select_papers(ids: Iterable[str] | None = None) -> list[Paper]:
+    """The installed papers with these ids (all when ``ids`` is empty); an unknown id lists the installed ones."""
+    installed = papers()
+    wanted = list(ids or ())
+    unknown = [i for i in wanted if i not in installed]
+    if unknown:
+        raise InputError(f"unknown paper {unknown[0]!r}; installed: {', '.join(installed) or 'none'}")
+    return [installed[i] for i in wanted] if wanted else list(installed.values())
+
+
+def catalogue(paper_ids: Iterable[str] | None = None) -> list[Claim]:
+    """Every claim of the selected papers (all installed ones by default), paper by paper."""
+    return [c for paper in select_papers(paper_ids) for c in paper.claims]
+
+
+def paper_of(claim_id: str) -> Paper | None:
+    """The installed paper that holds this claim id (None for a user claim)."""
+    return next((p for p in papers().values() if any(c.id == claim_id for c in p.claims)), None)
 
 
 def get_claim(claim_id: str) -> Claim:

@@ -19,7 +19,8 @@ from verify.errors import InputError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="run the catalogue and write a report",
                        description="Run catalogue claims (all by default) and write report.json, report.md, index.html.")
-    p.add_argument("claims", nargs="*", metavar="CLAIM_ID", help="claim ids (default: all)")
+    p.add_argument("claims", nargs="*", metavar="CLAIM_ID", help="claim ids (default: every claim of the selected papers)")
+    p.add_argument("--paper", action="append", metavar="ID", help="only this paper's claims (repeatable; default: every installed paper)")
     p.add_argument("--profile", default="ci", choices=sorted(PROFILES), help="search budget profile (default ci)")
     p.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     p.add_argument("--report", default="reports/latest", help="output directory (default reports/latest)")
@@ -29,13 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Search every selected claim; Ctrl-C or SIGTERM writes the finished ones as a partial report (exit 130)."""
-    from verify.claims import catalogue, get_claim
+    from verify.claims import catalogue
     from verify.search import CONFIRM_RTOL_FACTOR, MP_DPS
 
     if args.budget is not None and args.budget < 1:
         raise InputError(f"--budget must be >= 1, got {args.budget}")
     report_dir = output_dir(args.report, "--report")
-    claims = [get_claim(c) for c in args.claims] if args.claims else catalogue()
+    pool = catalogue(args.paper)
+    claims = [_pick(pool, c, args.paper) for c in args.claims] if args.claims else pool
     started = time.perf_counter()
     entries, interrupted = _search_all(claims, args, report_dir / "report.json")
     settings = {
@@ -49,6 +51,17 @@ def run(args: argparse.Namespace) -> int:
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
     return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None))
+
+
+def _pick(pool: list, claim_id: str, paper_ids: list[str] | None):
+    """The claim with this id among the selected papers' claims."""
+    from verify.claims import get_claim
+
+    found = next((c for c in pool if c.id == claim_id), None)
+    if found is None:
+        get_claim(claim_id)  # an unknown id: the registry's message
+        raise InputError(f"claim {claim_id!r} is not in paper(s) {', '.join(paper_ids or [])}")
+    return found
 
 
 def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tuple[list[dict], bool]:
