@@ -24,6 +24,7 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
+from properties.min2024_early_alignment.paper import PAPER as PAPER_004  # noqa: E402
 from verify.report import content, graph  # noqa: E402
 from verify.report.document import REPORT_VERSION, build_report, summary_line  # noqa: E402
 from verify.report.obsolete import definition_hash, mark_obsolete  # noqa: E402
@@ -60,10 +61,10 @@ def rendered(checked: tuple[Path, dict], tmp_path_factory: pytest.TempPathFactor
 
 
 def _entry(cid: str, verdict: str, expected: str | None = None, *, source: str = "004 Lemma 5", tags=(),
-           checked=(), assumed=(), cx: dict | None = None) -> dict:
+           checked=(), assumed=(), cx: dict | None = None, node: str | None = None) -> dict:
     expected = expected or verdict
     e = {
-        "id": cid, "source": source, "statement": f"statement of {cid}",
+        "id": cid, "source": source, "paper": "004", "node": node, "statement": f"statement of {cid}",
         "assumptions": {"checked": list(checked), "assumed": list(assumed)}, "expected": expected, "horizon": None,
         "tags": list(tags), "depends_on": [], "definition_hash": "a" * 64, "verdict": verdict,
         "as_expected": verdict == expected or (expected == "HOLDS" and verdict == "PROVED"),
@@ -80,17 +81,18 @@ def _entry(cid: str, verdict: str, expected: str | None = None, *, source: str =
 def _synthetic() -> dict:
     entries = [
         _entry("EA-D2", "HOLDS", checked=["Assumption 1 (by construction)", "exp or 2x logistic loss (Lemma 2)"],
-               assumed=["Caratheodory solution with sigma'(0) = 0"]),
-        _entry("S2-lemma2-exp", "PROVED", source="004 Lemma 2 (R1); EA-B1; §6 S2", tags=["symbolic"]),
+               assumed=["Caratheodory solution with sigma'(0) = 0"], node="L5"),
+        _entry("S2-lemma2-exp", "PROVED", source="004 Lemma 2 (R1); EA-B1; §6 S2", tags=["symbolic"], node="L2"),
         _entry("S2-lemma2-logistic-main", "REFUTED", "REFUTED", source="004 Lemma 2 (plain logistic); R2, P8, §7 erratum 4",
-               tags=["symbolic"]),
-        _entry("S8-eq28-c4-gives-29", "REFUTED", "REFUTED", source="004 eq. (28) as printed (c = 4); R9", tags=["symbolic"]),
-        _entry("EA-E6", "UNKNOWN", "HOLDS", source="004 Theorem 1 part 1"),
-        _entry("P1a-A4-loses-positive", "REFUTED", "REFUTED", source="004 sheet P1(a)", tags=["planted"]),
+               tags=["symbolic"], node="L2"),
+        _entry("S8-eq28-c4-gives-29", "REFUTED", "REFUTED", source="004 eq. (28) as printed (c = 4); R9", tags=["symbolic"],
+               node="E28"),
+        _entry("EA-E6", "UNKNOWN", "HOLDS", source="004 Theorem 1 part 1", node="T1A"),
+        _entry("P1a-A4-loses-positive", "REFUTED", "REFUTED", source="004 sheet P1(a)", tags=["planted"], node="E46"),
         _entry("XYZ-unplaced", "HOLDS", source="somewhere else"),
     ]
     return build_report(entries, {"profile": "ci", "seed": 0, "precision": "float64", "tolerances": {"rtol": 1e-10},
-                                  "sigma_prime_at_zero": 0.0})
+                                  "sigma_prime_at_zero": 0.0}, papers=[PAPER_004])
 
 
 # --------------------------------------------------------------------------------- the schema
@@ -187,7 +189,7 @@ def test_html_is_self_contained_and_complete(rendered: tuple[dict, dict[str, Pat
     rows = [a for t, a in page.tags if t == "tr"]
     assert len(rows) >= len(report["claims"]) + 1
     assert any(t == "svg" and "depgraph" in (a.get("class") or "") for t, a in page.tags)
-    assert sum(1 for t, a in page.tags if t == "g" and a.get("data-node")) == len(graph.NODES)
+    assert sum(1 for t, a in page.tags if t == "g" and a.get("data-node")) == sum(len(g.nodes) for g in graph.graphs(report))
     for name in ("toy4-cones", "toy4-dynamics", "toy4-events", "orthsep-cones", "orthsep-dynamics", "orthsep-events",
                  "balancedness"):
         assert f"fig-{name}" in ids
@@ -202,13 +204,13 @@ def test_markdown_and_files(rendered: tuple[dict, dict[str, Path]]) -> None:
     report, paths = rendered
     md = paths["md"].read_text()
     assert summary_line(report) in md
-    for heading in ("## Claims", "## Counterexamples", "## Seed 004 lemma dependency graph", "## Representative runs",
+    for heading in ("## Claims", "## Counterexamples", "## 004 lemma dependency graph", "## Representative runs",
                     "## Trusted base", "## Paper errata found by this run"):
         assert heading in md
     for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
         assert (paths["md"].parent / target).is_file(), target
     assert "plots/cx-P2-balanced-zero.png" in md
-    assert paths["svg"].read_text().startswith("<svg")
+    assert paths["svg:004"].read_text().startswith("<svg") and paths["svg:004"].name == "graph-004.svg"
     assert json.loads(paths["json"].read_text()) == report
     for e in report["claims"]:
         assert e["counterexample"]["replay"] in md
@@ -238,10 +240,14 @@ def test_header_summary_and_trusted_base() -> None:
     assert any("sigma'(0) = 0" in line for line in tb["conventions"])
 
 
-def test_errata_collects_erratum_R8_R9_and_planted() -> None:
+def test_errata_are_the_papers_declared_ones_with_their_claims() -> None:
     er = content.errata(_synthetic())
-    assert [e["id"] for e in er["by_number"][4]] == ["S2-lemma2-logistic-main"]
-    assert [e["id"] for e in er["by_number"][2]] == ["S8-eq28-c4-gives-29"]  # R9 = erratum 2
+    paper, errata = er["papers"][0]
+    by_id = {erratum["id"]: [e["id"] for e in entries] for erratum, entries in errata}
+    assert paper["id"] == "004" and len(errata) == 12
+    assert by_id["4"] == ["S2-lemma2-logistic-main"]
+    assert by_id["2"] == ["S8-eq28-c4-gives-29"]  # R9 = erratum 2
+    assert by_id["1"] == []  # declared, decided by no claim of this report
     assert {e["id"] for e in er["refuted"]} == {"S2-lemma2-logistic-main", "S8-eq28-c4-gives-29", "P1a-A4-loses-positive"}
     assert er["missed"] == []
 
@@ -251,30 +257,29 @@ def test_errata_collects_erratum_R8_R9_and_planted() -> None:
 
 def test_graph_attaches_claims_and_tolerates_missing_ids() -> None:
     report = _synthetic()
-    st = graph.states(report)
+    g = graph.graph_of(report, "004")
+    st = graph.states(report, g)
     assert st["L5"].status == "HOLDS" and [e["id"] for e in st["L5"].claims] == ["EA-D2"]
     assert st["L2"].status == "PROVED" and [e["id"] for e in st["L2"].planted] == ["S2-lemma2-logistic-main"]
     assert st["E46"].status == "not encoded" and [e["id"] for e in st["E46"].planted] == ["P1a-A4-loses-positive"]
     assert st["T1A"].status == "UNKNOWN"  # EA-E6
     assert st["A2"].status == "assumption"
     assert st["THM1"].status == "not encoded"  # parents not all encoded
-    assert [e["id"] for e in graph.outside(report)] == ["XYZ-unplaced"]
-    svg = graph.svg(report)
-    assert svg.startswith("<svg") and svg.count("class='node'") == len(graph.NODES)
+    assert [e["id"] for e in graph.outside(report, g)] == ["XYZ-unplaced"]
+    svg = graph.svg(report, g)
+    assert svg.startswith("<svg") and svg.count("class='node'") == len(g.nodes) == len(PAPER_004.blueprint.nodes)
     assert "stroke-dasharray" in svg  # grey "not encoded" nodes
-    keys = {n.key for n in graph.NODES}
-    assert all(a in keys and b in keys for a, b in graph.EDGES)
-    assert all(graph._BY_KEY[a].row < graph._BY_KEY[b].row for a, b in graph.EDGES)  # drawn top to bottom
+    assert all(g.node(a).row < g.node(b).row for a, b in g.edges)  # drawn top to bottom
 
 
-def test_graph_node_of_uses_ids_planted_codes_and_sources() -> None:
-    assert graph.node_of({"id": "EA-B1-exp", "source": ""}) == "L2"
-    assert graph.node_of({"id": "P8-C2-plain-logistic", "source": ""}) == "L4"
-    assert graph.node_of({"id": "S9-path-sum-4ln", "source": "004 App. C; EA-E5"}) == "PATHS"
-    assert graph.node_of({"id": "S4-lemma11-root", "source": ""}) == "L11"
-    assert graph.node_of({"id": "NEW-1", "source": "004 Lemma 7; EA-D4"}) == "L7"
-    assert graph.node_of({"id": "EA-G3", "source": ""}) == "LR"
-    assert graph.node_of({"id": "EA-E10", "source": ""}) is None
+def test_graph_attaches_claims_by_their_declared_node_only() -> None:
+    g = graph.graph_of(_synthetic(), "004")
+    assert graph.node_of({"id": "EA-B1-exp", "paper": "004", "node": "L2"}, g) == "L2"
+    assert graph.node_of({"id": "EA-B1-exp", "paper": "004", "node": None}, g) is None  # no inference from the id
+    assert graph.node_of({"id": "x", "paper": "T01", "node": "L2"}, g) is None  # another paper's node
+    assert graph.node_of({"id": "x", "paper": "004", "node": "NOPE"}, g) is None
+    claims = PAPER_004.claims
+    assert sum(c.node is not None for c in claims) >= 130 and all(c.node is None or g.node(c.node) for c in claims)
 
 
 def test_assumption_split_checked_proved_assumed() -> None:

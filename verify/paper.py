@@ -120,6 +120,9 @@ class Paper:
                        and self.blueprint.node(k) is None]
             if unknown:
                 raise InputError(f"paper {self.id}: claims name blueprint nodes that do not exist: {', '.join(unknown[:5])}")
+        strays = [f"{e.id} -> {cid}" for e in self.errata for cid in e.claims if cid not in ids]
+        if strays:
+            raise InputError(f"paper {self.id}: errata name claims it does not hold: {', '.join(strays[:5])}")
         object.__setattr__(self, "claims", claims)
         object.__setattr__(self, "errata", tuple(self.errata))
         object.__setattr__(self, "experiments", tuple(self.experiments))

@@ -74,6 +74,7 @@ UNIT_OUTPUTS = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
 
 A1 = Claim(
     id="EA-A1",
+    node="INIT",
     source=f"{SEED} Sec. 2.1 (balancedness, citing Du et al. 2018)",
     statement="v_j(t)^2 - ||w_j(t)||^2 = v_j(0)^2 - ||w_j(0)||^2 for all t, j (= 0 under balanced init (3))",
     check=balancedness_conserved,
@@ -87,6 +88,7 @@ A1 = Claim(
 
 A1_UNBALANCED = Claim(
     id="EA-A1-unbalanced",
+    node="INIT",
     source=f"{SEED} Sec. 2.1 [DER: any init]",
     statement="d/dt (v_j^2 - ||w_j||^2) = 0 for any init (conserved but nonzero when unbalanced)",
     check=balancedness_conserved,
@@ -99,6 +101,7 @@ A1_UNBALANCED = Claim(
 
 P2_BALANCED = Claim(
     id="P2-balanced-zero",
+    node="INIT",
     source=f"{SEED} sheet P2 (unbalanced init; negative control of EA-A1)",
     statement="PLANTED: v_j(t)^2 - ||w_j(t)||^2 = 0 without the balanced init -- must be refuted",
     check=balanced_stays_zero,
@@ -111,6 +114,7 @@ P2_BALANCED = Claim(
 
 A2 = Claim(
     id="EA-A2",
+    node="INIT",
     source=f"{SEED} Sec. 2.1 (sign preservation, citing Boursier et al. 2022)",
     statement="sign(v_j(t)) = sign(v_j(0)) for all t, j under balanced init",
     check=signs_preserved,
@@ -122,6 +126,7 @@ A2 = Claim(
 
 B1_EXP = Claim(
     id="EA-B1-exp",
+    node="L2",
     source=f"{SEED} Lemma 2 (exp loss)",
     statement="|-l'(y, yhat) - y| <= 2|yhat| for y in {-1, +1}, |yhat| <= 1, l = exp(-y yhat)",
     check=lemma2_margin("exp"),
@@ -130,6 +135,7 @@ B1_EXP = Claim(
 
 B1_LOGISTIC2 = Claim(
     id="EA-B1-logistic2",
+    node="L2",
     source=f"{SEED} Lemma 2 (2 x logistic loss, App. B)",
     statement="|-l'(y, yhat) - y| <= 2|yhat| for |yhat| <= 1, l = 2 log(1 + exp(-y yhat))",
     check=lemma2_margin("logistic2"),
@@ -138,6 +144,7 @@ B1_LOGISTIC2 = Claim(
 
 P8_LEMMA2 = Claim(
     id="P8-lemma2-plain-logistic",
+    node="L2",
     source=f"{SEED} Lemma 2 with the main-text logistic (sheet P8, erratum 4)",
     statement="PLANTED: |-l'(y, yhat) - y| <= 2|yhat| for l = log(1 + exp(-y yhat)) -- fails at yhat = 0",
     check=lemma2_margin("logistic"),
@@ -228,6 +235,7 @@ def p10_states(draw: st.DrawFn) -> State:
 
 A3 = Claim(
     id="EA-A3",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} eq. (46), App. E.2/E.5 (reading R21)",
     statement="y_i sign(v_j) <x_i, F_{w_j}(W, v)> > 0 whenever w_j is not in S_dead, = 0 when it is (F = -grad, any (W, v))",
     check=eq46_margin(),
@@ -239,6 +247,7 @@ A3 = Claim(
 
 P1A_A3 = Claim(
     id="P1a-A3-same-label-obtuse",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P1(a) (Assumption 1 false; breaks eq. (46))",
     statement="PLANTED: eq. (46) on x1 = (1,0), x2 = (-1.5,3) (both +1, mu < 0): y_1 <x1, w_dot> < 0 for a neuron active on both",
     check=eq46_margin(),
@@ -250,6 +259,7 @@ P1A_A3 = Claim(
 
 P10_A3 = Claim(
     id="P10-A3-square-overshoot",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P10 (l2 loss after overshoot; Remark 4 scope)",
     statement="PLANTED: eq. (46) under l2 loss once y_i f(x_i) > 1 (g_i y_i < 0): the S+ neuron is repelled by its points",
     check=eq46_margin(),
@@ -261,6 +271,7 @@ P10_A3 = Claim(
 
 P5_A3 = Claim(
     id="P5-A3-leaky-strictly-positive",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P5 (negative control: (46) under leaky ReLU)",
     statement="Leaky ReLU, alpha in (0, 1]: y_i sign(v_j) <x_i, F_{w_j}> > 0 for EVERY neuron, dead-pattern ones included",
     check=eq46_margin(strict_everywhere=True),
@@ -418,6 +429,7 @@ def p10_runs(draw: st.DrawFn) -> Scenario:
 
 A4 = Claim(
     id="EA-A4",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} Sec. 3.3 eqs. (7)/(8), App. E.2 (monotone patterns; DER for all t via (46))",
     statement="Each crossing of <x_i, w_j> = 0 has direction y_i s_j (V+ only gains positives / loses negatives, V- the reverse), "
               "each (i, j) is crossed at most once, no sliding, and y_i s_j <x_i, w_j(t)> is non-decreasing",
@@ -430,6 +442,7 @@ A4 = Claim(
 
 P1A_A4 = Claim(
     id="P1a-A4-loses-positive",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P1(a) (Assumption 1 false; breaks EA-A4)",
     statement="PLANTED: monotone patterns on x1 = (1,0), x2 = (-1.5,3) (both +1): the V+ neuron deactivates the positive x1",
     check=monotone_patterns,
@@ -442,6 +455,7 @@ P1A_A4 = Claim(
 
 P1B_A4 = Claim(
     id="P1b-A4-sliding",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P1(b) (cross-class acute pair; sliding / Zeno)",
     statement="PLANTED: monotone patterns on x1 = (1,0) (+1), x3 = (1,1) (-1): the V+ neuron slides on <x3, w> = 0",
     check=monotone_patterns,
@@ -454,6 +468,7 @@ P1B_A4 = Claim(
 
 P3_A4 = Claim(
     id="P3-A4-large-eps-still-monotone",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P3 (negative control: eps = e^2 >> eps_L3)",
     statement="With eps far above (28) and eps_L3 (lazy regime), crossings still go in direction y_i s_j and <x2, w+> decreases",
     check=monotone_patterns,
@@ -466,6 +481,7 @@ P3_A4 = Claim(
 
 P3_A5 = Claim(
     id="P3-A5-large-eps-still-trapping",
+    node="L12", uses=("E46", "L7"),
     source=f"{SEED} sheet P3 (negative control: Lemma 12 trapping at eps = e^2)",
     statement="With eps far above (28) and eps_L3, a neuron that reaches its trapping set still never leaves it",
     check=trapping,
@@ -478,6 +494,7 @@ P3_A5 = Claim(
 
 P5_A4 = Claim(
     id="P5-A4-leaky-still-monotone",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P5 (negative control: pattern monotonicity under leaky ReLU)",
     statement="Leaky ReLU (alpha in (0, 1]): crossings in direction y_i s_j, at most once per pair, y_i s_j <x_i, w_j> non-decreasing",
     check=monotone_patterns,
@@ -489,6 +506,7 @@ P5_A4 = Claim(
 
 A5 = Claim(
     id="EA-A5",
+    node="L12", uses=("E46", "L7"),
     source=f"{SEED} Lemma 12 (a)-(c) (R27: third bullet S-)",
     statement="(a) w_j in S_dead stays in S_dead; (b) j in V+, w_j in S+ stays in S+; (c) j in V-, w_j in S- stays in S- "
               "(from any entry time, any eps)",
@@ -501,6 +519,7 @@ A5 = Claim(
 
 P5_A5A = Claim(
     id="P5-A5a-leaky-dead-revives",
+    node="L12", uses=("E46", "L7"),
     source=f"{SEED} sheet P5 (leaky ReLU; breaks Lemma 12 (a))",
     statement="PLANTED: under leaky ReLU the V+ neuron at (0,-1) in S_dead moves with alpha (x1 - x2) and leaves S_dead for S+",
     check=trapping,
@@ -513,6 +532,7 @@ P5_A5A = Claim(
 
 P1A_A5B = Claim(
     id="P1a-A5b-S+-not-trapping",
+    node="L12", uses=("E46", "L7"),
     source=f"{SEED} sheet P1(a) (Assumption 1 false; breaks Lemma 12 (b))",
     statement="PLANTED: on x1 = (1,0), x2 = (-1.5,3) (both +1) the V+ neuron starts in S+ (active on both) and leaves it",
     check=trapping,
@@ -525,6 +545,7 @@ P1A_A5B = Claim(
 
 A6 = Claim(
     id="EA-A6",
+    node="L14", uses=("T1A", "L12"),
     source=f"{SEED} Lemma 14 (per-neuron form of its proof, App. D; sheet 7.12)",
     statement="For j in V+ with w_j in S+ (V- with S-), d/dt ||w_j||^2 = 2 sum_{I+} g_i <x_i, w_j> ||w_j|| >= 0: the norm never decreases",
     check=norms_grow_in_cone,
@@ -535,6 +556,7 @@ A6 = Claim(
 
 P10_A6 = Claim(
     id="P10-A6-square-overshoot",
+    node="L14", uses=("T1A", "L12"),
     source=f"{SEED} sheet P10 (l2 loss after overshoot; Lemma 14 not claimed)",
     statement="PLANTED: under l2 loss a V+ neuron in S+ with y f(x_i) > 1 shrinks (g_i < 0 on its points)",
     check=norms_grow_in_cone,
@@ -561,6 +583,7 @@ QUARTER_OUTPUTS = st.floats(min_value=-0.25, max_value=0.25, allow_nan=False)
 
 B2 = Claim(
     id="EA-B2",
+    node="E40", uses=("L2",),
     source=f"{SEED} eq. (40), App. D.2 (from Lemma 2)",
     statement="If |f(x_i)| <= 1/4 then 1/2 <= y_i g_i <= 3/2 (g_i = -l'(y_i, f(x_i))), for exp and 2x logistic",
     check=eq40_margin,
@@ -570,6 +593,7 @@ B2 = Claim(
 
 P8_B2 = Claim(
     id="P8-B2-plain-logistic",
+    node="E40", uses=("L2",),
     source=f"{SEED} eq. (40) with the main-text logistic (sheet P8, erratum 4)",
     statement="PLANTED: 1/2 <= y g <= 3/2 on |yhat| <= 1/4 for l = log(1 + exp(-y yhat)) -- y g = 1/(1 + e^{y yhat}) < 1/2 for y yhat > 0",
     check=eq40_margin,
@@ -613,6 +637,7 @@ def lemma15_margin(run) -> Margin:
 
 B3 = Claim(
     id="EA-B3",
+    node="L15", uses=("L2",),
     source=f"{SEED} Lemma 15 (eq. (31)), App. D.2",
     statement="GF on a linear two-layer network, data separable with margin gamma: while all y_i f(x_i) > 0, "
               "L_dot <= -(1/4) ||v||^2 L^2 gamma^2",
@@ -647,6 +672,7 @@ def e5_growth_margin(state: State) -> Margin:
 
 B4 = Claim(
     id="EA-B4",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.5, eq. (50) (reading R22)",
     statement="||grad L(theta)||_F <= X_max L(theta) ||theta||_F for every theta (balanced or not), exp and 2x logistic",
     check=e5_growth_margin,
@@ -701,6 +727,7 @@ def lemma3_margin(run) -> Margin:
 
 C1 = Claim(
     id="EA-C1",
+    node="L3", uses=("INIT", "L2"),
     source=f"{SEED} Lemma 3, eq. (10) (reading R5)",
     statement="If eps <= 1/(4 sqrt(h) X_max W_max^2), then for t <= T = ln(1/(sqrt(h) eps))/(4 n X_max): "
               "max_j ||w_j||^2 <= 2 eps W_max^2/sqrt(h) and max_i |f(x_i)| <= 2 eps sqrt(h) X_max W_max^2",
@@ -748,6 +775,7 @@ C2_STATES = states(h=(1, 5), balanced=(True,), f_decades=(0, 8))
 
 C2 = Claim(
     id="EA-C2",
+    node="L4", uses=("L2",),
     source=f"{SEED} Lemma 4, eq. (11)",
     statement="At any balanced state with max_i |f(x_i)| <= 1: || d/dt(w_j/||w_j||) - sign(v_j) P_{w_j} x_a(w_j) || <= 2 n X_max max_i |f(x_i)|",
     check=lemma4_margin(),
@@ -758,6 +786,7 @@ C2 = Claim(
 
 P8_C2 = Claim(
     id="P8-C2-plain-logistic",
+    node="L4", uses=("L2",),
     source=f"{SEED} Lemma 4 with the main-text logistic (sheet P8)",
     statement="PLANTED: Lemma 4 for l = log(1 + exp(-y yhat)): the small-f direction field is (1/2) s_j P x_a, error ~ (1/2)||P x_a||",
     check=lemma4_margin(),
@@ -769,6 +798,7 @@ P8_C2 = Claim(
 
 P5_C2_RELU = Claim(
     id="P5-C2-leaky-with-relu-xa",
+    node="L4", uses=("L2",),
     source=f"{SEED} sheet P5 (leaky field, ReLU x_a)",
     statement="PLANTED: Lemma 4 for a leaky network evaluated with the ReLU x_a: error ~ alpha ||P sum_{inactive} y_i x_i||",
     check=lemma4_margin(xa_alpha=0.0),
@@ -780,6 +810,7 @@ P5_C2_RELU = Claim(
 
 P5_C2 = Claim(
     id="P5-C2-leaky-xa-alpha",
+    node="L4", uses=("L2",),
     source=f"{SEED} sheet P5 (negative control: Lemma 4 with the leaky x_a, reading R4)",
     statement="Leaky ReLU with x_a(w) = sum_i sigma'(<x_i, w>) y_i x_i: Lemma 4's bound still holds",
     check=lemma4_margin(),
@@ -817,6 +848,7 @@ def lemma1_margin(run) -> Margin:
 
 C3 = Claim(
     id="EA-C3",
+    node="L1", uses=("L3", "L4"),
     source=f"{SEED} Lemma 1, eq. (9), App. B.1 (reading R3)",
     statement="If eps <= 1/(4 sqrt(h) X_max W_max^2), then for t <= T(eps): || d/dt(w_j/||w_j||) - sign(v_j(0)) P_{w_j} x_a(w_j) || "
               "<= 4 eps n sqrt(h) X_max^2 W_max^2",
@@ -832,6 +864,7 @@ C3 = Claim(
 
 P8_C3 = Claim(
     id="P8-C3-plain-logistic",
+    node="L1", uses=("L3", "L4"),
     source=f"{SEED} Lemma 1 with the main-text logistic (sheet P8)",
     statement="PLANTED: Lemma 1 along GF with l = log(1 + exp(-y yhat)): the error is ~ (1/2)||P x_a||, far above B1",
     check=lemma1_margin,
@@ -953,6 +986,7 @@ def cones_margin(case: GeometryCase) -> Margin:
 
 D1 = Claim(
     id="EA-D1",
+    node="A1",
     source=f"{SEED} Sec. 3 (cones S+, S-, S_dead) and Lemma 6",
     statement="Given Assumption 1: x_i in S+ for i in I+, x_i in S- for i in I- (so S+-, S- are non-empty); "
               "S+, S- and S_dead are convex cones (closed under positive combinations)",
@@ -979,6 +1013,7 @@ def non_assumption1_cases(draw: st.DrawFn) -> GeometryCase:
 
 P1_D1 = Claim(
     id="P1-D1-data-outside-cones",
+    node="A1",
     source=f"{SEED} sheet P1 (Assumption 1 false; breaks EA-D1)",
     statement="PLANTED: without Assumption 1 some x_i is not in the cone of its label (e.g. P1(a): <x2, x1> < 0 with both +1, "
               "so x1 is not in S+; near-miss data: a cross-class acute pair)",
@@ -992,6 +1027,7 @@ P1_D1 = Claim(
 
 D3 = Claim(
     id="EA-D3",
+    node="L7", uses=("A1", "L5"),
     source=f"{SEED} Lemma 6",
     statement="S+ and S- (and S_dead) are convex cones: positive combinations of members are members (origin excluded)",
     check=cones_convex,
@@ -1019,6 +1055,7 @@ def lemma5_margin(case: GeometryCase) -> Margin:
 
 D2 = Claim(
     id="EA-D2",
+    node="L5", uses=("A1",),
     source=f"{SEED} Lemma 5",
     statement="cos(z1, z2) >= mu for all nonzero z1, z2 in K = {sum_i a_i y_i x_i : a_i >= 0}",
     check=lemma5_margin,
@@ -1058,6 +1095,7 @@ def lemma7_margin(case: GeometryCase) -> Margin:
 
 D4 = Claim(
     id="EA-D4",
+    node="L7", uses=("A1", "L5"),
     source=f"{SEED} Lemma 7 (quantitative form from its proof)",
     statement="K cap S^{D-1} lies in Int(S+): for unit x_c in K, y_i <x_c, x_i> >= mu X_min > 0 for all i",
     check=lemma7_margin,
@@ -1068,6 +1106,7 @@ D4 = Claim(
 
 P6_D4 = Claim(
     id="P6-D4-mu0-boundary",
+    node="L7", uses=("A1", "L5"),
     source=f"{SEED} sheet P6 / App. A.3 (orthogonal data, mu = 0)",
     statement="PLANTED: on x1 = (1,0), x2 = (0,1) (both +1, mu = 0) the K-generator x1 lies on the boundary of S+ (<x1, x2> = 0)",
     check=lemma7_margin,
@@ -1080,6 +1119,7 @@ P6_D4 = Claim(
 
 P1_D4 = Claim(
     id="P1-D4-K-not-in-S+",
+    node="L7", uses=("A1", "L5"),
     source=f"{SEED} sheet P1 (Assumption 1 false; breaks Lemma 7: K is not inside S+)",
     statement="PLANTED: without Assumption 1 some unit x_c in K is not interior to S+ (P1(a): x1 in K but <x1, x2> < 0)",
     check=lemma7_margin,
@@ -1133,6 +1173,7 @@ def lemma8_margin(factor: float):
 
 D5 = Claim(
     id="EA-D5",
+    node="L8", uses=("L7",),
     source=f"{SEED} Lemma 8 (exact zeta1_sup, sheet 1.9)",
     statement="With zeta1 = 0.999 zeta1_sup (zeta1_sup = min(min_i y_i cos(x+, x_i), min_i -y_i cos(x-, x_i))^2): "
               "S^{zeta1}_{x+} in S+ and S^{zeta1}_{x-} in S-",
@@ -1144,6 +1185,7 @@ D5 = Claim(
 
 D5_TIGHT = Claim(
     id="EA-D5-tight",
+    node="L8", uses=("L7",),
     source=f"{SEED} Lemma 8, sheet 2.D EA-D5 (tightness of zeta1_sup)",
     statement="PLANTED: the caps of zeta = 1.001 zeta1_sup are NOT inside S+ / S- (zeta1_sup is the exact sup)",
     check=lemma8_margin(1.001),
@@ -1188,6 +1230,7 @@ def lemma9_margin(case: GeometryCase) -> Margin:
 
 D6 = Claim(
     id="EA-D6",
+    node="L9", uses=("L5",),
     source=f"{SEED} Lemma 9, eqs. (20), (27) (xi = mu^2, sheet 1.9)",
     statement="sup |cos(z1, z2)| over unit z1 in K and unit z2 outside S+ and S- is <= sqrt(1 - xi) with xi = mu^2",
     check=lemma9_margin,
@@ -1222,6 +1265,7 @@ def lemma11_margin(case: GeometryCase) -> Margin:
 
 D7 = Claim(
     id="EA-D7",
+    node="L11", uses=("A1",),
     source=f"{SEED} Lemma 11 (reading R6: n_a outside the root)",
     statement="||x_a(w)|| >= sqrt(mu) n_a(w) X_min, and ||x_a(w)||^2 >= n_a X_min^2 + mu n_a (n_a - 1) X_min^2",
     check=lemma11_margin,
@@ -1235,6 +1279,7 @@ D7 = Claim(
 
 P5_A1 = Claim(
     id="P5-A1-leaky-balancedness",
+    node="INIT",
     source=f"{SEED} sheet P5 / sheet 1.2 (negative control: balancedness under leaky ReLU, homogeneity)",
     statement="Leaky ReLU (alpha = 0.3): v_j(t)^2 - ||w_j(t)||^2 stays at its initial value 0",
     check=balancedness_conserved,
@@ -1282,6 +1327,7 @@ def eq46_surface_slope(case: tuple[State, float]) -> Margin:
 
 P4_A3 = Claim(
     id="P4-A3-surface-slope-weak",
+    node="E46", uses=("A1", "INIT"),
     source=f"{SEED} sheet P4 (negative control: (46) with sigma'(0) = a > 0, '>= 0 on the boundary of S_dead')",
     statement="With sigma'(0) = a > 0 at points exactly on a hyperplane, y_i sign(v_j) <x_i, F_{w_j}> >= 0 still holds",
     check=eq46_surface_slope,
@@ -1310,6 +1356,7 @@ def balancedness_rate_surface_slope(case: tuple[State, float]) -> Margin:
 
 P4_A1 = Claim(
     id="P4-A1-surface-slope-balancedness",
+    node="INIT",
     source=f"{SEED} sheet P4 (negative control: balancedness with sigma'(0) = a > 0)",
     statement="With sigma'(0) = a > 0 at points exactly on a hyperplane, d/dt (v_j^2 - ||w_j||^2) = 0 still holds",
     check=balancedness_rate_surface_slope,
@@ -1343,6 +1390,7 @@ def lemma4_theorem_scale(state: State) -> Margin:
 
 C2_THEOREM = Claim(
     id="EA-C2-theorem-scale",
+    node="L4", uses=("L2",),
     source=f"{SEED} Lemma 4, eq. (11), at eps = exp(-1e3 .. -1e4)",
     statement="Lemma 4 at the paper's own eps: log || d/dt u_j - s_j P x_a || <= log(2 n X_max max|f|), with f ~ eps^2 "
               "evaluated in mpmath (float64 flushes it to 0)",
@@ -1354,6 +1402,7 @@ C2_THEOREM = Claim(
 
 P8_C2_THEOREM = Claim(
     id="P8-C2-theorem-scale",
+    node="L4", uses=("L2",),
     source=f"{SEED} Lemma 4 with the main-text logistic at eps = exp(-1e3 .. -1e4) (sheet P8)",
     statement="PLANTED: Lemma 4 for l = log(1 + exp(-y yhat)) at theorem-scale eps: the error stays ~ (1/2)||P x_a||",
     check=lemma4_theorem_scale,
@@ -1407,6 +1456,7 @@ def theorem_scale_horizon(scenario: Scenario, report) -> float | None:
 
 C3_THEOREM = Claim(
     id="EA-C3-theorem-scale",
+    node="L1", uses=("L3", "L4"),
     source=f"{SEED} Lemma 1, eq. (9), at eps = exp(-1e3 .. -1e4)",
     statement="Lemma 1 at the paper's own eps along the polar trajectory: log || d/dt u_j - s_j P x_a || <= "
               "log(4 eps n sqrt(h) X_max^2 W_max^2) for t <= T(eps), evaluated in mpmath",

@@ -1291,6 +1291,7 @@ THEOREM_P2 = theorem_scale(h=(2, 5), signs="alternating")  # part 2: both signs 
 
 E1 = Claim(
     id="EA-E1",
+    node="L10", uses=("L4",),
     source=f"{SEED} Lemma 10, eq. (24)",
     statement="|d/dt psi_rj - sign(v_j(0)) (psi_ra - psi_rj psi_aj) ||x_a(w_j)|| | <= 2 n X_max max_i |f(x_i)| whenever max|f| <= 1",
     check=lemma10_margin,
@@ -1302,6 +1303,7 @@ E1 = Claim(
 
 E2 = Claim(
     id="EA-E2",
+    node="E28", uses=("L3",),
     source=f"{SEED} eqs. (28)-(29) [R9, R10]",
     statement="at eps = eps_required (min reading, c = 8), max_i |f(x_i)| <= min{mu,zeta,xi} sqrt(mu) X_min/(4 n X_max) for all t <= T(eps) (log space)",
     check=eq29_margin("min"),
@@ -1314,6 +1316,7 @@ E2 = Claim(
 
 E2_EPS1 = Claim(
     id="EA-E2-eps1",
+    node="E28", uses=("L3",),
     source=f"{SEED} eqs. (28)-(29) via Lemma 3 [R9]",
     statement="at eps = eps1 with c = 8 (first term of (28) alone, capped by eps_L3), max|f| <= F* for t <= T(eps)",
     check=eq29_margin("min"),
@@ -1339,6 +1342,7 @@ R9_PRINTED = Claim(
 
 E2_PRINTED = Claim(
     id="EA-E2-printed",
+    node="E28", uses=("L3",),
     source=f"{SEED} eqs. (28)-(29) as printed [R8, R9]",
     statement="PAIRED (as printed): at eps_required of the printed reading (zeta = max{zeta1, zeta2}, c = 4), "
               "max|f| <= F* (printed mm) for t <= T(eps)",
@@ -1352,6 +1356,7 @@ E2_PRINTED = Claim(
 
 E3_SIGN = Claim(
     id="EA-E3",
+    node="E78", uses=("L5", "L10", "L11", "E28"),
     source=f"{SEED} eqs. (7)/(8), sign part [R11, DER: any eps]",
     statement="for w_j not in S_dead on x_i^perp: d/dt <w_j_hat, y_i x_i_hat> > 0 for j in V+ and < 0 for j in V- (any eps)",
     check=boundary_push(False),
@@ -1362,6 +1367,7 @@ E3_SIGN = Claim(
 
 E3_MARGIN = Claim(
     id="EA-E3-margin",
+    node="E78", uses=("L5", "L10", "L11", "E28"),
     source=f"{SEED} eqs. (7)/(8) [R11]",
     statement="with eps as in (28): s_j d/dt <w_j_hat, y_i x_i_hat> >= mu^{3/2} X_min/2 on x_i^perp (w_j not in S_dead)",
     check=boundary_push(True),
@@ -1373,6 +1379,7 @@ E3_MARGIN = Claim(
 
 E4 = Claim(
     id="EA-E4",
+    node="DT", uses=("L8", "L9", "L11", "E28", "A2", "L10"),
     source=f"{SEED} App. C.2, dwell time Delta t [R7]",
     statement="every constant-pattern piece of a neuron outside its trapping set lasts <= Delta t(n_a) = 4/(m sqrt(mu) n_a X_min) (exact limit engine)",
     check=dwell_margin,
@@ -1386,6 +1393,7 @@ E4 = Claim(
 
 E4_BARRIER = Claim(
     id="EA-E4-barrier",
+    node="DT", uses=("L8", "L9", "L11", "E28", "A2", "L10"),
     source=f"{SEED} App. C.2, Case 2 barrier",
     statement="cos(w_j(t), x-) <= sqrt(1 - zeta) for j in V+ and cos(w_j(t), x+) <= sqrt(1 - zeta) for j in V- (exact limit engine)",
     check=barrier_margin,
@@ -1400,6 +1408,7 @@ E4_BARRIER = Claim(
 
 E6 = Claim(
     id="EA-E6",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} Theorem 1 part 1",
     statement="at eps = eps_required and t = t1 (min reading): every V+ neuron in S+ or S_dead (in S+ if it initially activated a "
               "positive point), every V- neuron in S- or S_dead (in S- if it initially activated a negative point)",
@@ -1413,6 +1422,7 @@ E6 = Claim(
 
 E6_T1EMP = Claim(
     id="EA-E6-t1emp",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} Theorem 1 part 1 (t1_emp <= t1)",
     statement="the empirical alignment time t1_emp (every neuron in its trapping set for all later t) is <= t1 at eps = eps_required",
     check=t1_emp_margin,
@@ -1425,6 +1435,7 @@ E6_T1EMP = Claim(
 
 E6_TOY4 = Claim(
     id="EA-E6-toy4",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} sheet 3.2 worked example (toy4, h = 8)",
     statement="toy4 at eps_required (log10 eps = -4298.8): t1_emp <= t1 = 618.6; the exact t1_emp is 1.362790997720063 "
               "(limit engine; the sheet's 1.380 is a sampling artefact)",
@@ -1438,6 +1449,7 @@ E6_TOY4 = Claim(
 
 E7 = Claim(
     id="EA-E7",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} Sec. 3.3 'Merits of random initialization' [P/INF]",
     statement="with m+ V+ neurons of a symmetric random init, P(some V+ neuron activates a positive point at init) >= 1 - 2^{-m+} "
               "(likewise V-; Monte Carlo, N = 20000, 5-sd error)",
@@ -1526,6 +1538,7 @@ P7_NEAR = Claim(
 
 P9 = Claim(
     id="P9-n1-t1-printed",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} sheet P9 / erratum 3 (n = 1: t1 = 16 ln 1/(...) = 0)",
     statement="PAIRED (as printed) PLANTED: for n = 1, at t1 = 0 every V+ neuron is in S+ or S_dead -- fails: the neuron reaches "
               "S_dead only at t* = ln tan((pi-1)/2) = 0.604 (eps -> 0)",
@@ -1539,6 +1552,7 @@ P9 = Claim(
 
 P9_CORRECTED = Claim(
     id="EA-E6-n1-dead-path",
+    node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source=f"{SEED} erratum 3 corrected (n = 1: dead-path bound 4 H_1/(m sqrt(mu) X_min))",
     statement="PAIRED (corrected): for n = 1, at t = 4 H_1/(m sqrt(mu) X_min) every V+ neuron is in S+ or S_dead (P9's neuron: dead at 0.604)",
     check=with_dead_time(part1_at(_at_horizon)),
@@ -1561,6 +1575,7 @@ P14 = Claim(
 
 F1 = Claim(
     id="EA-F1",
+    node="L13", uses=("T1A", "L3"),
     source=f"{SEED} Lemma 13 (per-neuron form) [R15]",
     statement="r_j(t) >= r_j(0) - 2 n X_max t for t <= t1 (ln||w_j||; implies Lemma 13's sums)",
     check=lemma13_margin,
@@ -1573,6 +1588,7 @@ F1 = Claim(
 
 F2 = Claim(
     id="EA-F2",
+    node="DEC", uses=("T1A",),
     source=f"{SEED} App. D.1, decomposition (32)",
     statement="after t1: neurons outside V~+ contribute exactly 0 to positive points and outside V~- to negative points (f = f+ on I+, f = f- on I-)",
     check=decoupling_margin,
@@ -1586,6 +1602,7 @@ F2 = Claim(
 
 F3 = Claim(
     id="EA-F3",
+    node="DEC", uses=("T1A",),
     source=f"{SEED} App. D.2, eqs. (34)-(35)",
     statement="for t >= t2: sum_{V~+} ||w_j||^2 >= 1/(4 X_max) and sum_{V~-} ||w_j||^2 >= 1/(4 X_max)",
     check=norms_after_t2_margin,
@@ -1599,6 +1616,7 @@ F3 = Claim(
 
 F4 = Claim(
     id="EA-F4",
+    node="F4", uses=("L15", "DEC", "L7"),
     source=f"{SEED} Theorem 1 part 2 [R19]",
     statement="if S+ and S- each hold a neuron at t1: L(t) <= L(t2)/(L(t2) alpha (t - t2) + 1) for t >= t2, alpha = (mu X_min)^2/(32 X_max) "
               "(empirical t2 = max(t2+, t2-), R16; checked restarted at every sample after t2)",
@@ -1627,6 +1645,7 @@ P12 = Claim(
 
 F6 = Claim(
     id="EA-F6",
+    node="F6", uses=("F5", "L13", "L14"),
     source=f"{SEED} eq. (39) [R17]",
     statement="t2+- <= t1 + 6/(sqrt(mu) n+- X_min) + 4/(sqrt(mu) n+- X_min) (ln(2/(eps^2 sqrt(mu) X_min W_min^2)) + 4 n X_max t1)",
     check=t2_bound_margin,
@@ -1664,6 +1683,7 @@ P11_BALANCED = Claim(
 
 F6_IMBALANCED = Claim(
     id="EA-F6-imbalanced",
+    node="F6", uses=("F5", "L13", "L14"),
     source=f"{SEED} eq. (39) on P11's imbalanced data (negative control)",
     statement="NEGATIVE CONTROL: (39) itself still holds for n- = 1, n+ = 23",
     check=t2_bound_margin,
@@ -1675,6 +1695,7 @@ F6_IMBALANCED = Claim(
 
 G1 = Claim(
     id="EA-G1",
+    node="LR", uses=("INIT", "T1A", "L3"),
     source=f"{SEED} App. D.3 invariance (citing Arora et al. 2018b) [DER form]",
     statement="W+^T W+ - v+ v+^T (and the same for V~-) is constant from the group's last pattern change on (relative Frobenius drift)",
     check=invariance_margin,
@@ -1686,6 +1707,7 @@ G1 = Claim(
 
 G3 = Claim(
     id="EA-G3",
+    node="LR", uses=("INIT", "T1A", "L3"),
     source=f"{SEED} App. D.3, stable-rank inequality",
     statement="for t >= t1: ||W||_F^2 <= 2 ||W||_2^2 + 4 sqrt(h) eps W_max^2 (log space; eps = eps_required)",
     check=stable_rank_margin,
@@ -1699,6 +1721,7 @@ G3 = Claim(
 
 G4 = Claim(
     id="EA-G4",
+    node="LR", uses=("INIT", "T1A", "L3"),
     source=f"{SEED} App. D.3 [R20], limsup ||W||_F^2/||W||_2^2 <= 2",
     statement="over a long horizon (100 x the part-2 horizon, log time) ||W||_2 keeps growing after t2 and the final stable rank is "
               "<= 2 + 4 sqrt(h) eps W_max^2/||W||_2^2",
@@ -1713,6 +1736,7 @@ G4 = Claim(
 
 H2 = Claim(
     id="EA-H2",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.2 (46), no Zeno",
     statement="under Assumption 1: no sliding, every hyperplane <x_i, w_j> = 0 crossed at most once, at most n h crossings",
     check=crossings_margin,
@@ -1723,6 +1747,7 @@ H2 = Claim(
 
 H4 = Claim(
     id="EA-H4",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.4 / sheet P13 (regular solution)",
     statement="on Example E.4 (x = (1,0), y = +1, w(0) = (0,1), v(0) = 1) the engine returns the regular, stationary solution",
     check=regular_solution_margin,
@@ -1733,6 +1758,7 @@ H4 = Claim(
 
 H3 = Claim(
     id="EA-H3",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.3 (existence needs sigma'(0) = 0)",
     statement="on Example E.3 (x = (1,0), y = -1, w(0) = (0,1), v(0) = 1, exp loss) the field is F_w(theta(0)) = (-a, 0), F_v = 0 "
               "for sigma'(0) = a in [0, 1]: zero (stationary solution) iff a = 0",
@@ -1743,6 +1769,7 @@ H3 = Claim(
 
 P4_E3 = Claim(
     id="P4-E3-stationary",
+    node="E78", uses=("L5", "L10", "L11", "E28"),
     source=f"{SEED} sheet P4 / App. E.3 (sigma'(0) = a > 0)",
     statement="PLANTED: with sigma'(0) = a in (0, 1], Example E.3's initial state is stationary (F(theta(0)) = 0) -- fails: "
               "F_w = (-a, 0) points into Int S_dead, where F = 0, so no Caratheodory solution exists",
@@ -1759,6 +1786,7 @@ THEOREM_P2_WIDE = theorem_scale(h=(4, 6), signs="alternating")  # part 2 with >=
 
 C4 = Claim(
     id="EA-C4",
+    node="L1", uses=("L3", "L4"),
     source=f"{SEED} Sec. 2.2 and 3.1 remarks (time scales)",
     statement="at eps = eps_required: t1_emp <= T(eps) <= t_onset, t_onset = inf{t : max_i |f(x_i)| > 1/4} (alignment ends inside "
               "Lemma 3's window, before the outputs grow); the Theta(log 1/eps) onset is informational: the note reports the DER "
@@ -1774,6 +1802,7 @@ C4 = Claim(
 
 E5 = Claim(
     id="EA-E5",
+    node="PATHS", uses=("DT",),
     source=f"{SEED} App. C.2, paths and travel time [R12, R13] (trajectory part; the symbolic path sums are S9-*)",
     statement="per neuron (exact eps -> 0 limit engine, up to t1): arrival in its own cone (S+ for V+, S- for V-) <= T(P_observed) "
               "<= T(P_max), T(P) = sum of Delta t(k+ + k-) over the visited (k+, k-) vertices; arrival in S_dead <= T(P_observed) "
@@ -1789,6 +1818,7 @@ E5 = Claim(
 
 F5 = Claim(
     id="EA-F5",
+    node="F5", uses=("E40", "DEC"),
     source=f"{SEED} App. D.2, refined alignment (37)-(38), (40) [R18]",
     statement="on [t1_emp, t2+) for V~+ (and [t1_emp, t2-) for V~-): cos(x+, x~_a) >= 1/3 and ||x~_a|| >= ||x+||/2 with "
               "x~_a = sum_{I+} g_i x_i; {cos(x+, w_j) >= 1/4} is trapping; t_a <= t_s + 6/(sqrt(mu) n+ X_min) for t_s = t1_emp "
@@ -1804,6 +1834,7 @@ F5 = Claim(
 
 G2 = Claim(
     id="EA-G2",
+    node="LR", uses=("INIT", "T1A", "L3"),
     source=f"{SEED} App. D.3, eqs. (41)-(43) (sharp form from their proof)",
     statement="after t1_emp: ||W||_F^2 - ||W+||_2^2 - ||W-||_2^2 <= 2 sum_{V~+-} ||w_j(t_ref)||^2 + sum_{dead} ||w_j||^2 (t_ref: the "
               "first sample after t1_emp), to integrator tolerance (moderate eps, where O(eps^2) is resolved)",
@@ -1816,6 +1847,7 @@ G2 = Claim(
 
 G2_PAPER = Claim(
     id="EA-G2-constants",
+    node="LR", uses=("INIT", "T1A", "L3"),
     source=f"{SEED} App. D.3, eqs. (41)-(43) as printed",
     statement="for t >= t1: ||W+||_F^2 <= ||W+||_2^2 + (4 eps W_max^2/sqrt(h))|V~+| (41), the same for W- (42), ||W_dead||_F^2 <= "
               "(2 eps W_max^2/sqrt(h))|V~dead| (43), at eps = eps_required in log space (t >= t1_emp; samples whose float64 error "
@@ -1831,6 +1863,7 @@ G2_PAPER = Claim(
 
 H1 = Claim(
     id="EA-H1",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.1, F is continuous off A = U_ij {{<x_i, w_j> = 0}}",
     statement="at states off A, the field along a segment crossing no hyperplane (each point in the engine's own mode) tends to "
               "F(theta): the discrepancy shrinks linearly with the step (1e-3 step ratio, 2e-3 allowed)",
@@ -1842,6 +1875,7 @@ H1 = Claim(
 
 P_H1 = Claim(
     id="P-H1-jump-on-A",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.1 (negative counterpart of EA-H1: A is where F is discontinuous)",
     statement="PLANTED: F is also continuous at states ON a hyperplane A_ij (approached from the active side) -- fails: the w_j block "
               "jumps by |v_j| |g_i| x_i (sigma'(0) = 0 at theta, 1 just off it)",
@@ -1854,6 +1888,7 @@ P_H1 = Claim(
 
 H5 = Claim(
     id="EA-H5",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.5 (Theta_0 positively invariant; eq. (50)) [R22]",
     statement="along trajectories at eps = eps_required: ln L non-increasing at consecutive samples; at every sampled state "
               "L_dot = -||F||^2 <= 0 (chain rule through f vs the field's norm) and ||F||_F <= X_max L(theta(0)) ||theta||_F (50)",
@@ -1868,6 +1903,7 @@ H5 = Claim(
 
 H5_UNBALANCED = Claim(
     id="EA-H5-unbalanced",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.5 (monotone loss; any init)",
     statement="the same on unbalanced inits (Cartesian, exp and 2x logistic): ln L non-increasing, L_dot = -||F||^2 <= 0, "
               "||F||_F <= X_max L(theta(0)) ||theta||_F",
@@ -1881,6 +1917,7 @@ H5_UNBALANCED = Claim(
 
 H4_IRREGULAR = Claim(
     id="EA-H4-irregular-caratheodory",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. E.4 (47), solution 2",
     statement="on Example E.4, solution 2 (still until t0, then (47)) satisfies (45) with the engine's field to 1e-10 (quadrature), "
               "and F(theta(0)) = 0 (solution 1, stationary): both are Caratheodory solutions",
@@ -2018,6 +2055,7 @@ def _not_encoded(claim: Claim):
 
 H6 = Claim(
     id="EA-H6",
+    node="EXIST", uses=("A1",),
     source=f"{SEED} App. F (Filippov solutions)",
     statement="for regular Filippov solutions Theorem 1 'remains the same' (x_a becomes set-valued, eq. (57))",
     check=lambda _: 0.0,

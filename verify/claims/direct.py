@@ -21,8 +21,9 @@ class DirectOutcome:
     certificate: Any = None
 
 
-def symbolic_claim(spec: Any) -> Claim:
-    """Wrap a :class:`verify.symbolic.catalogue.ClaimSpec` as a catalogue claim (tag "symbolic")."""
+def symbolic_claim(spec: Any, node: str | None = None, uses: tuple[str, ...] = ()) -> Claim:
+    """Wrap a :class:`verify.symbolic.catalogue.ClaimSpec` as a catalogue claim (tag "symbolic"),
+    declaring the blueprint node it checks and the nodes it uses."""
 
     def runner(_: Claim) -> DirectOutcome:
         result = spec.run()
@@ -35,4 +36,4 @@ def symbolic_claim(spec: Any) -> Claim:
         return DirectOutcome(result.verdict, result.reason, counterexample=cx, certificate=doc.get("certificate"))
 
     return Claim(id=spec.id, source=spec.source, statement=f"{spec.statement} on {spec.domain}", check=lambda _: 0.0,
-                 runner=runner, expected=spec.expected, tags=("symbolic",))
+                 runner=runner, expected=spec.expected, tags=("symbolic",), node=node, uses=tuple(uses))

@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search every selected claim; Ctrl-C or SIGTERM writes the finished ones as a partial report (exit 130)."""
     from verify.claims import catalogue
+    from verify.claims.registry import select_papers
     from verify.search import CONFIRM_RTOL_FACTOR, MP_DPS
 
     if args.budget is not None and args.budget < 1:
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     claims = [_pick(pool, c, args.paper) for c in args.claims] if args.claims else pool
     started = time.perf_counter()
     entries, interrupted = _search_all(claims, args, report_dir / "report.json")
+    used = {e["paper"] for e in entries}
+    papers = [p for p in select_papers() if p.id in used]
     settings = {
         "profile": args.profile,
         "seed": args.seed,
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         "sigma_prime_at_zero": 0.0,
         "wall_time_s": round(time.perf_counter() - started, 2),
     }
-    return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None))
+    return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None), papers)
 
 
 def _pick(pool: list, claim_id: str, paper_ids: list[str] | None):
@@ -68,6 +71,7 @@ def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tupl
     """Report entries of every claim, in order; after an interrupt the unfinished ones are UNKNOWN."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from verify.claims.registry import paper_of
     from verify.cli.search_cmd import replay_command
     from verify.report.document import claim_entry
     from verify.search import SearchResult, search
@@ -84,13 +88,14 @@ def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tupl
                 budget = args.budget or budget_for(args.profile, claim.meta.get("budget"))
                 result = search(claim, budget=budget, seed=args.seed)
                 replay = replay_command(claim.id, json_path) if result.counterexample else None
-                entries.append(claim_entry(result, replay))
+                entries.append(claim_entry(result, replay, _paper_id(paper_of(claim.id))))
                 print(f"{claim.id:<28} {str(result.verdict):<8} expected {str(claim.expected):<8} {result.time_s:7.2f}s",
                       flush=True)
                 bar.advance(task)
         except KeyboardInterrupt:
             for claim in claims[len(entries):]:
-                entries.append(claim_entry(SearchResult(claim, Verdict.UNKNOWN, reason="interrupted")))
+                entries.append(claim_entry(SearchResult(claim, Verdict.UNKNOWN, reason="interrupted"), None,
+                                           _paper_id(paper_of(claim.id))))
             return entries, True
     return entries, False
 
@@ -111,12 +116,17 @@ def _interrupt_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _write(entries: list[dict], settings: dict, report_dir: Path, interrupted: bool, command: str | None) -> int:
+def _paper_id(paper) -> str | None:
+    return None if paper is None else paper.id
+
+
+def _write(entries: list[dict], settings: dict, report_dir: Path, interrupted: bool, command: str | None,
+           papers: list) -> int:
     """Render the report (JSON, Markdown, HTML); exit 130 when interrupted, else 0 iff nothing is unexpected."""
     from verify.report.document import build_report, summary_line
     from verify.report.render import render_all
 
-    report = build_report(entries, settings, command=command, partial=interrupted)
+    report = build_report(entries, settings, command=command, partial=interrupted, papers=papers)
     with _interrupt_on_sigterm():
         paths = render_all(report, report_dir)
     print(summary_line(report))

@@ -1,7 +1,7 @@
 """Verification reports: the JSON document (the machine contract) and its renderings.
 
 ``render_all(report, directory)`` (:mod:`verify.report.render`) writes report.json, report.md,
-index.html, graph.svg and plots/; the JSON Schema is :data:`verify.report.schema.SCHEMA`.
+index.html, graph-<paper>.svg and plots/; the JSON Schema is :data:`verify.report.schema.SCHEMA`.
 """
 
 from verify.report.document import REPORT_VERSION, build_report, claim_entry, write_report

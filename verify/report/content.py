@@ -8,27 +8,7 @@ taken on trust), and the paper errata the run found.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-
-ERRATUM = re.compile(r"\berratum\s*(\d+)|\bR8\b|\bR9\b", re.IGNORECASE)
-
-# Claims sheet 004 section 7, one line each (the text the errata section quotes).
-ERRATA_004 = {
-    1: "zeta := max{zeta1, zeta2} (App. C.2, after (26)) must be min (R8).",
-    2: "Eq. (28), first term: denominator 4 sqrt(h) n X_max^2 W_max^2 is too weak for (29); 8 is needed (R9).",
-    3: "t1 = 16 ln n/(...) is 0 for n = 1; the dead-path bound 4 H_n <= 16 ln n fails at n = 1 (P9).",
-    4: "The main-text logistic log(1 + exp(-y yhat)) violates Lemma 2; the appendix uses 2 log(1 + exp(-y yhat)) (P8).",
-    5: "The main-text rate O(log n/sqrt(mu)) hides min{zeta, xi}; xi = mu^2 is essentially tight.",
-    6: "Path condition 2 read literally (either k+ up or k- down) admits paths with T(P) > T(P_max) (R12).",
-    7: "Lemma 11 with n_a under the root (sqrt(mu n_a)) makes the path sums O(sqrt n) and breaks the log n claim (R6).",
-    8: "t2 = O((1/n) log(1/eps)) needs balanced classes (P11).",
-    9: "Typos: Lemma 12 third bullet (S-), D.2/D.3 'positive data in I-', stable-rank '= 2', Lemma 8 proof x+ = -x-.",
-    10: "Eq. (46) writes grad_{w_j} L for the negative gradient (R21).",
-    11: "(7)/(8) and monotone patterns hold for all t and any eps via (46) (stronger than the paper's statement).",
-    12: "Lemmas 13 and 14 hold per neuron (stronger than the stated sums).",
-}
-
 
 def fmt(value: Any, digits: int = 3) -> str:
     """Compact number text: floats with ``digits`` significant digits; None as a dash."""
@@ -43,10 +23,9 @@ def fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def seed_of(source: str) -> str:
-    """The seed file number a source cites ('004 Lemma 2' -> '004'; sheet-only sources -> '004')."""
-    m = re.match(r"^\s*(\d{3})\b", source or "")
-    return m.group(1) if m else ("004" if (source or "").startswith("sheet") else "-")
+def paper_text(entry: dict[str, Any]) -> str:
+    """The id of the paper that holds the claim ('-' for a user claim)."""
+    return entry.get("paper") or "-"
 
 
 def timing(entry: dict[str, Any]) -> str:
@@ -140,26 +119,14 @@ def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def errata(report: dict[str, Any]) -> dict[str, Any]:
-    """Paper errata found by the run: erratum-tagged claims by sheet number, and planted refutations."""
-    by_number: dict[int, list[dict[str, Any]]] = {}
-    other: list[dict[str, Any]] = []
-    for e in report.get("claims", []):
-        src = e.get("source", "")
-        found = ERRATUM.findall(src)
-        if not found:
-            continue
-        numbers = {int(n) for n in found if n}
-        if re.search(r"\bR8\b", src):
-            numbers.add(1)
-        if re.search(r"\bR9\b", src):
-            numbers.add(2)
-        if not numbers:
-            other.append(e)
-        for n in sorted(numbers):
-            by_number.setdefault(n, []).append(e)
+    """Per paper, its declared errata with the report entries of the claims that decide each; and the
+    planted / errata claims refuted as expected (or, a defect, not refuted)."""
+    by_id = {e["id"]: e for e in report.get("claims", [])}
+    papers = [(p, [(er, [by_id[c] for c in er.get("claims", []) if c in by_id]) for er in p.get("errata") or []])
+              for p in report.get("papers") or [] if p.get("errata")]
     refuted = [e for e in report.get("claims", []) if planted(e) and e["verdict"] == "REFUTED"]
     missed = [e for e in report.get("claims", []) if planted(e) and e["verdict"] != "REFUTED"]
-    return {"by_number": dict(sorted(by_number.items())), "other": other, "refuted": refuted, "missed": missed}
+    return {"papers": papers, "refuted": refuted, "missed": missed}
 
 
 def witness_summary(cx: dict[str, Any]) -> str:

@@ -57,11 +57,12 @@ def environment() -> dict[str, Any]:
     }
 
 
-def claim_entry(result: SearchResult, replay: str | None = None) -> dict[str, Any]:
-    """One claim's report entry."""
+def claim_entry(result: SearchResult, replay: str | None = None, paper: str | None = None) -> dict[str, Any]:
+    """One claim's report entry; ``paper`` is the id of the paper that holds the claim (None: a user claim)."""
     from verify.report.obsolete import definition_hash
 
     entry = result.claim.to_dict()
+    entry["paper"] = paper
     entry["definition_hash"] = definition_hash(result.claim)
     entry.update(
         {
@@ -96,9 +97,11 @@ def _timing(times: list[float]) -> dict[str, float] | None:
 
 
 def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any], *, command: str | None = None,
-                 partial: bool = False) -> dict[str, Any]:
+                 partial: bool = False, papers: Iterable[Any] = ()) -> dict[str, Any]:
     """The whole report document; ``command`` is the ``verify ...`` line that regenerates it,
-    ``partial`` marks a run that was interrupted (its unfinished claims are UNKNOWN "interrupted")."""
+    ``partial`` marks a run that was interrupted (its unfinished claims are UNKNOWN "interrupted"),
+    ``papers`` the :class:`verify.Paper` objects whose claims it holds (their title, blueprint and
+    errata are stored, so the report re-renders without the plug-ins)."""
     from verify import __version__
 
     claims = list(entries)
@@ -116,6 +119,7 @@ def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any], *,
             "unexpected": unexpected,
             "partial": partial,
         },
+        "papers": [jsonable(p.to_dict()) for p in papers],
         "claims": claims,
     }
 
@@ -139,7 +143,7 @@ def summary_line(report: dict[str, Any]) -> str:
 def write_report(report: dict[str, Any], directory: str | Path) -> dict[str, Path]:
     """Write report.json and report.md (the full Markdown rendering, without figure files) into ``directory``.
 
-    :func:`verify.report.render.render_all` writes these and index.html, graph.svg and the plots.
+    :func:`verify.report.render.render_all` writes these and index.html, graph-<paper>.svg and the plots.
     """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 Files: ``report.json`` (the document, validated by :data:`verify.report.schema.SCHEMA`),
 ``report.md`` (Markdown; figures referenced as files), ``index.html`` (self-contained: inline
-CSS, PNG data URIs, inline SVG, no scripts), ``graph.svg`` (the seed 004 dependency graph) and
+CSS, PNG data URIs, inline SVG, no scripts), ``graph-<paper>.svg`` (each paper's dependency graph) and
 ``plots/*.png`` (representative runs and counterexample trajectories). ``plots=False`` skips
 the matplotlib figures (the HTML then says so); a plotting error never loses the report.
 """
@@ -61,20 +61,23 @@ def html_page(report: dict[str, Any], *, plots: bool = True) -> str:
 
 
 def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = True) -> dict[str, Path]:
-    """Write report.json, report.md, index.html, graph.svg (and plots/*.png) into ``directory``.
+    """Write report.json, report.md, index.html, graph-<paper>.svg (and plots/*.png) into ``directory``.
 
-    Returns the written paths: keys ``json``, ``md``, ``html``, ``svg`` and ``png:<name>`` per figure.
+    Returns the written paths: keys ``json``, ``md``, ``html``, ``svg:<paper>`` and ``png:<name>`` per figure.
     """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "html": out / "index.html",
-                              "svg": out / "graph.svg"}
+    paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "html": out / "index.html"}
     paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
-    paths["svg"].write_text(graph.svg(report) + "\n")
+    md_figures: dict[str, str] = {}
+    for g in graph.graphs(report):  # one SVG per paper blueprint: graph-<paper id>.svg
+        name = f"graph-{_file_stem(g.paper)}.svg"
+        paths[f"svg:{g.paper}"] = out / name
+        paths[f"svg:{g.paper}"].write_text(graph.svg(report, g) + "\n")
+        md_figures[f"graph-{g.paper}"] = name
     figures: list[Any] = []
     cx_pngs: dict[str, bytes | str | None] = {}
     plot_error = None
-    md_figures = {"graph": "graph.svg"}
     captions: dict[str, tuple[str, str]] = {}
     if plots:
         plot_dir = out / "plots"

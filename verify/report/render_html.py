@@ -111,7 +111,7 @@ def _table(report: dict[str, Any]) -> str:
         verdict = _pill(e["verdict"]) + ("" if e.get("as_expected", True) else " <b>unexpected</b>")
         rows.append(
             f"<tr class='{' '.join(cls)}'><td><a href='#{anchor(e['id'])}'>{esc(e['id'])}</a>{flag}</td>"
-            f"<td>{esc(C.seed_of(e['source']))}</td><td>{esc(e['source'])}</td><td>{_pill(e['expected'])}</td>"
+            f"<td>{esc(C.paper_text(e))}</td><td>{esc(e['source'])}</td><td>{_pill(e['expected'])}</td>"
             f"<td>{verdict}</td><td class='num'>{e['examples']}</td><td class='num'>{esc(C.margin_text(e))}</td>"
             f"<td class='num'>{C.fmt(e['time_s'])}</td><td class='num'>{esc(C.timing(e))}</td></tr>")
     return ("<section id='claims'><h2>Claims</h2><table id='claims-table'><thead><tr><th>id</th><th>seed</th><th>source</th>"
@@ -120,7 +120,7 @@ def _table(report: dict[str, Any]) -> str:
 
 
 def _details(report: dict[str, Any]) -> str:
-    states = graph.states(report)
+    states = {g.paper: graph.states(report, g) for g in graph.graphs(report)}
     out = ["<section id='details'><h2>Claim details</h2>"]
     for e in report.get("claims", []):
         split = graph.assumption_split(e, report, states)
@@ -200,16 +200,19 @@ def _witness(cx: dict[str, Any]) -> str:
 
 
 def _graph(report: dict[str, Any]) -> str:
-    rest = graph.outside(report)
-    rows = "".join(f"<li>{esc(line[2:])}</li>" for line in graph.text_lines(report))
-    rows = rows.replace("**", "")
-    outside = (f"<p class='muted'>Claims outside the lemma graph: {esc(', '.join(e['id'] for e in rest))}</p>" if rest else "")
-    return ("<section id='graph'><h2>Seed 004 lemma dependency graph</h2>"
-            "<p>Assumption 1 &rarr; Lemma 5 &rarr; Lemma 7 &rarr; Lemma 8 &hellip; &rarr; Theorem 1. Each node is coloured by "
-            "the worst verdict of the claims that assert it; grey dashed nodes have no claim in this report yet; the orange "
-            "badge counts planted or errata claims (expected REFUTED) attached to the node. Hover a node for its claims.</p>"
-            f"<div class='graph'>{graph.svg(report)}</div>"
-            f"<details><summary>nodes and claims</summary><ul class='tight'>{rows}</ul></details>{outside}</section>")
+    parts = ["<section id='graph'><h2>Lemma dependency graphs</h2>"
+             "<p>Each paper's blueprint as it declares it. Each node is coloured by the worst verdict of the claims that "
+             "declare it; grey dashed nodes have no claim in this report yet; the orange badge counts planted or errata "
+             "claims (expected REFUTED) attached to the node. Hover a node for its claims.</p>"]
+    for g in graph.graphs(report):
+        rest = graph.outside(report, g)
+        rows = "".join(f"<li>{esc(line[2:])}</li>" for line in graph.text_lines(report, g)).replace("**", "")
+        outside = (f"<p class='muted'>Claims outside the graph: {esc(', '.join(e['id'] for e in rest))}</p>" if rest else "")
+        parts.append(f"<h3>{esc(g.paper)}: {esc(g.title)}</h3><div class='graph'>{graph.svg(report, g)}</div>"
+                     f"<details><summary>nodes and claims</summary><ul class='tight'>{rows}</ul></details>{outside}")
+    if len(parts) == 1:
+        parts.append("<p class='muted'>No paper in this report declares a blueprint.</p>")
+    return "".join(parts) + "</section>"
 
 
 def _plots(figures: list[Any] | None, error: str | None) -> str:
@@ -238,11 +241,11 @@ def _trusted(report: dict[str, Any]) -> str:
 def _errata(report: dict[str, Any]) -> str:
     er = C.errata(report)
     items = []
-    for n, entries in er["by_number"].items():
-        claims = ", ".join(f"<a href='#{anchor(e['id'])}'>{esc(e['id'])}</a> {_pill(e['verdict'])}" for e in entries)
-        items.append(f"<li><b>Erratum {n}</b>: {esc(C.ERRATA_004.get(n, 'see claims sheet 004 section 7'))}<br>{claims}</li>")
-    for e in er["other"]:
-        items.append(f"<li><a href='#{anchor(e['id'])}'>{esc(e['id'])}</a> {_pill(e['verdict'])} {esc(e['source'])}</li>")
+    for paper, errata in er["papers"]:
+        for erratum, entries in errata:
+            claims = ", ".join(f"<a href='#{anchor(e['id'])}'>{esc(e['id'])}</a> {_pill(e['verdict'])}" for e in entries)
+            items.append(f"<li><b>{esc(paper['id'])} erratum {esc(erratum['id'])}</b>: {esc(erratum['title'])}"
+                         + (f"<br>{claims}" if claims else "") + "</li>")
     refuted = "".join(f"<li><a href='#cx-{anchor(e['id'])}'>{esc(e['id'])}</a> <span class='muted'>{esc(e['source'])}</span>: "
                       f"{esc(C.witness_summary(e.get('counterexample') or {}))}</li>" for e in er["refuted"])
     missed = ""

@@ -28,7 +28,7 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
     figures = figures or {}
     captions = captions or {}
     claims = report.get("claims", [])
-    states = graph.states(report)
+    states = {g.paper: graph.states(report, g) for g in graph.graphs(report)}
     L: list[str] = ["# relu-verify report", ""]
     for label, value in C.header_facts(report):
         L.append(f"- **{label}**: {value}")
@@ -45,13 +45,13 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
           "|---|---|---|---|---|---|---|---|---|"]
     for e in claims:
         flag = " **OBSOLETE**" if e.get("obsolete") else ""
-        L.append(f"| [{e['id']}](#{_anchor(e['id'])}){flag} | {C.seed_of(e['source'])} | {_cell(e['source'])} | {e['expected']} | "
+        L.append(f"| [{e['id']}](#{_anchor(e['id'])}){flag} | {C.paper_text(e)} | {_cell(e['source'])} | {e['expected']} | "
                  f"{_cell(C.verdict_text(e))} | {e['examples']} | {_cell(C.margin_text(e))} | {C.fmt(e['time_s'])} | "
                  f"{C.timing(e)} |")
     L += ["", "## Claim details", ""]
     for e in claims:
         split = graph.assumption_split(e, report, states)
-        L += [f"### {e['id']}", "", f"*{e['source']}* (seed {C.seed_of(e['source'])})", "", "```", e["statement"], "```", ""]
+        L += [f"### {e['id']}", "", f"*{e['source']}* (paper {C.paper_text(e)})", "", "```", e["statement"], "```", ""]
         if e.get("obsolete"):
             L += [f"**OBSOLETE**: {e['obsolete']['reason']}", ""]
         L.append(f"- verdict: **{C.verdict_text(e)}** (expected {e['expected']}); {e.get('reason', '')}")
@@ -78,13 +78,15 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
         L += ["Shrunk counterexample:", "", "```json", C.shrunk_data(cx), "```", ""]
         if f"cx-{e['id']}" in figures:
             L += [f"![violating trajectory of {e['id']}]({figures['cx-' + e['id']]})", ""]
-    L += ["## Seed 004 lemma dependency graph", ""]
-    if "graph" in figures:
-        L += [f"![dependency graph]({figures['graph']})", ""]
-    L += graph.text_lines(report)
-    rest = graph.outside(report)
-    if rest:
-        L += ["", "Claims outside the lemma graph: " + ", ".join(f"{e['id']} {e['verdict']}" for e in rest)]
+    for g in graph.graphs(report):
+        L += [f"## {g.paper} lemma dependency graph: {g.title}", ""]
+        if f"graph-{g.paper}" in figures:
+            L += [f"![dependency graph of {g.paper}]({figures['graph-' + g.paper]})", ""]
+        L += graph.text_lines(report, g)
+        rest = graph.outside(report, g)
+        if rest:
+            L += ["", "Claims outside the graph: " + ", ".join(f"{e['id']} {e['verdict']}" for e in rest)]
+        L.append("")
     L += ["", "## Representative runs", ""]
     shown = [n for n in captions if n in figures]
     if not shown:
@@ -99,11 +101,10 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
     L += [f"- {text} ({', '.join(ids)})" for text, ids in tb["assumed"].items()] or ["- nothing"]
     er = C.errata(report)
     L += ["", "## Paper errata found by this run", ""]
-    for n, entries in er["by_number"].items():
-        L.append(f"- **Erratum {n}** ({C.ERRATA_004.get(n, 'see claims sheet 004 section 7')}): "
-                 + ", ".join(f"{e['id']} {e['verdict']}" for e in entries))
-    for e in er["other"]:
-        L.append(f"- {e['id']} ({e['source']}): {e['verdict']}")
+    for paper, errata in er["papers"]:
+        for erratum, entries in errata:
+            L.append(f"- **{paper['id']} erratum {erratum['id']}** ({erratum['title']})"
+                     + (": " + ", ".join(f"{e['id']} {e['verdict']}" for e in entries) if entries else ""))
     L += ["", f"Planted counterexamples and errata refuted as expected ({len(er['refuted'])}):", ""]
     L += [f"- {e['id']} ({e['source']}): {C.witness_summary(e.get('counterexample') or {})}" for e in er["refuted"]]
     if er["missed"]:
