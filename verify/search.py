@@ -58,6 +58,7 @@ class SearchResult:
     time_s: float = 0.0
     example_times: list[float] = field(default_factory=list)
     certificate: Any = None  # PROVED results: the symbolic/interval certificate
+    first_violation: int | None = None  # generated examples up to the first confirmed violation (search power)
 
     @property
     def as_expected(self) -> bool:
@@ -224,6 +225,7 @@ def search(
         if _violates(ev):
             second = confirm(claim, sc)
             if _violates(second):
+                found.setdefault("first_violation", calls[0])
                 found["counterexample"] = counterexample_record(claim, sc, ev, second)
                 found["scenario"] = sc
                 raise _Violation()
@@ -259,6 +261,7 @@ def search(
         return result
     if "counterexample" in found:
         result.counterexample = found["counterexample"]
+        result.first_violation = found["first_violation"]
         result.verdict, result.reason = _high_precision_verdict(claim, found["scenario"], result.counterexample)
     elif "interrupted" in found:
         result.verdict = Verdict.UNKNOWN

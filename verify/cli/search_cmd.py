@@ -90,6 +90,7 @@ def _progress_bar(label: str, budget: int) -> Iterator[Callable[[int, int], None
 
 def run(args: argparse.Namespace) -> int:
     from verify.claims import load_target
+    from verify.claims.registry import paper_of
     from verify.report.document import claim_entry
     from verify.search import search
 
@@ -103,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         database = None if args.db in ("none", "") else args.db
         result = search(claim, budget=args.budget, seed=args.seed, database=database, progress=advance)
     replay = replay_command(args.target, args.json_path) if args.json_path and result.counterexample else None
-    entry = claim_entry(result, replay)
+    paper = paper_of(claim.id)
+    entry = claim_entry(result, replay, None if paper is None else paper.id)
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
           f"{result.examples} example(s), min margin {result.min_margin:.4g}; {result.reason}")
     if json_path is not None:
