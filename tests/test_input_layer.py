@@ -128,3 +128,20 @@ def test_audit_of_an_init_at_any_scale_warns_never(scale, eps):
         a = verify.audit(verify.load_dataset("gen:toy4"), W, v, eps=eps)
     assert a.balanced and a.imbalance < 1e-12
     assert a.W_max == pytest.approx(1.0 if eps is None else np.linalg.norm(W / scale, axis=1).max() * scale, rel=1e-12)
+
+
+def test_a_flow_float64_cannot_follow_fails_numerically_and_quickly():
+    """eps = e^8 on this data: exp-loss weights overflow at t = 0. A NumericalError (exit 3), never a loop."""
+    import time
+
+    from verify.data.generators import orthogonally_separable as os_data
+
+    ds = os_data(10, 10, 5, 0.3, seed=0)
+    rng = np.random.default_rng(0)
+    W = rng.normal(size=(6, 5))
+    W /= np.linalg.norm(W, axis=1)[:, None]
+    v = np.where(np.arange(6) % 2 == 0, 1.0, -1.0)
+    start = time.perf_counter()
+    with pytest.raises(verify.NumericalError):
+        verify.simulate(ds, W, v, 2.0, log_eps=8.0)
+    assert time.perf_counter() - start < 30.0
