@@ -169,6 +169,11 @@ SIM_DEFECTS = ("none", "t_end_zero", "t_end_negative", "t_end_nan", "t_end_text"
                "init_shape", "init_nan", "init_huge", "init_no_neurons", "rtol")
 
 
+EXTRA_WORDS = {"times_unsorted": ["--times", "0.4,0.2"], "times_negative": ["--times", "-0.1,0.2"],
+               "times_beyond": ["--times", "0.1,99"], "times_text": ["--times", "0.1,x"], "loss": ["--loss", "hinge"],
+               "dps": ["--dps", "5"], "log_eps_nan": ["--log-eps", "nan"]}
+
+
 @st.composite
 def simulate_args(draw) -> tuple[str, list[str], dict]:
     """(defect, option words, init arrays) for `verify simulate gen:toy4 --init INIT --out OUT ...`."""
@@ -188,22 +193,10 @@ def simulate_args(draw) -> tuple[str, list[str], dict]:
         words = ["--t-end", t_end, "--backend", "gd", "--lr", "0"]
     elif defect == "lr_beyond_t_end":
         words = ["--t-end", t_end, "--backend", "gd", "--lr", "100"]
-    elif defect == "times_unsorted":
-        words += ["--times", "0.4,0.2"]
-    elif defect == "times_negative":
-        words += ["--times", "-0.1,0.2"]
-    elif defect == "times_beyond":
-        words += ["--times", "0.1,99"]
-    elif defect == "times_text":
-        words += ["--times", "0.1,x"]
+    elif defect in EXTRA_WORDS:
+        words += EXTRA_WORDS[defect]
     elif defect == "backend":
         words[3] = "rk4"
-    elif defect == "loss":
-        words += ["--loss", "hinge"]
-    elif defect == "dps":
-        words += ["--dps", "5"]
-    elif defect == "log_eps_nan":
-        words += ["--log-eps", "nan"]
     elif defect == "rtol":
         words += ["--rtol", draw(st.sampled_from(["0", "-1e-3", "2"]))]
     elif defect == "init_shape":
