@@ -68,12 +68,6 @@ class Blueprint:
                            "keywords": list(n.keywords)} for n in self.nodes],
                 "edges": [list(e) for e in self.edges]}
 
-    @classmethod
-    def from_dict(cls, doc: Mapping[str, Any]) -> "Blueprint":
-        nodes = tuple(Node(n["key"], n["label"], n.get("detail", ""), n.get("kind", "lemma"), tuple(n.get("keywords", ())))
-                      for n in doc.get("nodes", ()))
-        return cls(nodes, tuple((str(a), str(b)) for a, b in doc.get("edges", ())))
-
 
 @dataclass(frozen=True)
 class Erratum:
