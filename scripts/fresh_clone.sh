@@ -9,13 +9,14 @@ dir="${1:-$(mktemp -d)/relu-verify}"
 git clone -q "$src" "$dir" || exit 2
 [[ -d "$src/../shared" && ! -e "$dir/../shared" ]] && ln -s "$src/../shared" "$dir/../shared"
 cd "$dir" || exit 2
+logs="$(dirname "$dir")"  # the logs stay outside the clone, so the final status check sees only what make did
 echo "fresh clone of $(git rev-parse --short HEAD) in $dir"
 for target in check test; do
   start=$(date +%s)
-  make "$target" ${CONSTRAINTS+CONSTRAINTS="$CONSTRAINTS"} > "$dir/make-$target.log" 2>&1
+  make "$target" ${CONSTRAINTS+CONSTRAINTS="$CONSTRAINTS"} > "$logs/make-$target.log" 2>&1
   status=$?
   echo "make $target: exit $status in $(( $(date +%s) - start )) s"
-  tail -n 4 "$dir/make-$target.log"
+  tail -n 4 "$logs/make-$target.log"
   [[ $status -eq 0 ]] || exit $status
 done
 if [[ -n "$(git status --porcelain)" ]]; then
