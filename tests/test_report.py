@@ -388,3 +388,13 @@ def test_committed_reference_report_is_valid_and_current():
     assert report["settings"]["profile"] == "ci" and report["settings"]["seed"] == 0
     assert report["summary"]["unexpected"] == []
     assert [c["id"] for c in report["claims"]] == [c.id for c in catalogue()]
+
+
+def test_each_paper_has_its_section_with_verdict_counts(tmp_path: Path) -> None:
+    report = _synthetic()
+    assert content.paper_counts(report, "004") == ("7 claims: 1 PROVED, 2 HOLDS, 3 REFUTED, 1 UNKNOWN, 0 FAILED; "
+                                                   "1 unexpected")
+    paths = render_all(report, tmp_path, plots=False)
+    md, page = paths["md"].read_text(), paths["html"].read_text()
+    assert "## Paper 004: Early Neuron Alignment" in md and content.paper_counts(report, "004") in md
+    assert "<h3>004: Early Neuron Alignment" in page

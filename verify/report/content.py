@@ -118,6 +118,14 @@ def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
     return {"backends": backends, "tolerances": tol, "conventions": conventions, "assumed": assumed}
 
 
+def paper_counts(report: dict[str, Any], paper_id: str) -> str:
+    """'N claims: a PROVED, b HOLDS, c REFUTED, d UNKNOWN, e FAILED; u unexpected' for one paper's claims."""
+    mine = [e for e in report.get("claims", []) if e.get("paper") == paper_id]
+    counts = {v: sum(e["verdict"] == v for e in mine) for v in ("PROVED", "HOLDS", "REFUTED", "UNKNOWN", "FAILED")}
+    unexpected = sum(not e.get("as_expected", True) for e in mine)
+    return f"{len(mine)} claims: " + ", ".join(f"{n} {v}" for v, n in counts.items()) + f"; {unexpected} unexpected"
+
+
 def errata(report: dict[str, Any]) -> dict[str, Any]:
     """Per paper, its declared errata with the report entries of the claims that decide each; and the
     planted / errata claims refuted as expected (or, a defect, not refuted)."""

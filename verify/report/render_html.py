@@ -200,18 +200,24 @@ def _witness(cx: dict[str, Any]) -> str:
 
 
 def _graph(report: dict[str, Any]) -> str:
-    parts = ["<section id='graph'><h2>Lemma dependency graphs</h2>"
+    parts = ["<section id='graph'><h2>Papers and their lemma dependency graphs</h2>"
              "<p>Each paper's blueprint as it declares it. Each node is coloured by the worst verdict of the claims that "
              "declare it; grey dashed nodes have no claim in this report yet; the orange badge counts planted or errata "
              "claims (expected REFUTED) attached to the node. Hover a node for its claims.</p>"]
-    for g in graph.graphs(report):
+    for paper in report.get("papers") or []:
+        parts.append(f"<h3>{esc(paper['id'])}: {esc(paper['title'])}</h3><p>{esc(C.paper_counts(report, paper['id']))}"
+                     + (f" <span class='muted'>({esc(paper['source'])})</span>" if paper.get("source") else "") + "</p>")
+        g = graph.graph_of(report, paper["id"])
+        if g is None:
+            parts.append("<p class='muted'>This paper declares no blueprint.</p>")
+            continue
         rest = graph.outside(report, g)
         rows = "".join(f"<li>{esc(line[2:])}</li>" for line in graph.text_lines(report, g)).replace("**", "")
         outside = (f"<p class='muted'>Claims outside the graph: {esc(', '.join(e['id'] for e in rest))}</p>" if rest else "")
-        parts.append(f"<h3>{esc(g.paper)}: {esc(g.title)}</h3><div class='graph'>{graph.svg(report, g)}</div>"
+        parts.append(f"<div class='graph'>{graph.svg(report, g)}</div>"
                      f"<details><summary>nodes and claims</summary><ul class='tight'>{rows}</ul></details>{outside}")
     if len(parts) == 1:
-        parts.append("<p class='muted'>No paper in this report declares a blueprint.</p>")
+        parts.append("<p class='muted'>No installed paper's claims are in this report.</p>")
     return "".join(parts) + "</section>"
 
 

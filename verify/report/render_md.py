@@ -78,7 +78,11 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
         L += ["Shrunk counterexample:", "", "```json", C.shrunk_data(cx), "```", ""]
         if f"cx-{e['id']}" in figures:
             L += [f"![violating trajectory of {e['id']}]({figures['cx-' + e['id']]})", ""]
-    for g in graph.graphs(report):
+    for paper in report.get("papers") or []:
+        L += [f"## Paper {paper['id']}: {paper['title']}", "", C.paper_counts(report, paper["id"]), ""]
+        g = graph.graph_of(report, paper["id"])
+        if g is None:
+            continue
         L += [f"## {g.paper} lemma dependency graph: {g.title}", ""]
         if f"graph-{g.paper}" in figures:
             L += [f"![dependency graph of {g.paper}]({figures['graph-' + g.paper]})", ""]
