@@ -10,17 +10,23 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import properties.min2024_early_alignment.sections_a_d as cat
+from properties.min2024_early_alignment import activation_patterns, collect, conic_geometry, invariants, loss_lemmas, small_init
+from properties.min2024_early_alignment.activation_patterns import monotone_patterns, norms_grow_in_cone, trapping
+from properties.min2024_early_alignment.conic_geometry import lemma7_margin, lemma8_margin
+from properties.min2024_early_alignment.invariants import eq46_margin
+from properties.min2024_early_alignment.small_init import lemma4_margin, lemma4_theorem_scale
 from verify.claims import patterns as pat
 from verify.claims.run import execute
 from verify.data import generators as gen
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
 from verify.search import evaluate, search
+from verify.strategies import GeometryCase, State, polar_state, theorem_scale_states
 from verify.trajectory import Event
 from verify.verdicts import Verdict
 
-CLAIMS = {c.id: c for c in cat.SECTIONS_A_D}
+SECTIONS_A_D = [c for module in (invariants, activation_patterns, loss_lemmas, small_init, conic_geometry) for c in collect(module)]
+CLAIMS = {c.id: c for c in SECTIONS_A_D}
 
 
 @pytest.mark.parametrize("claim_id", sorted(CLAIMS))
@@ -36,7 +42,7 @@ def test_claim_meets_expected_verdict(claim_id):
 
 
 def test_sources_cite_seed_item():
-    for claim in cat.SECTIONS_A_D:
+    for claim in SECTIONS_A_D:
         assert claim.source.startswith("004 "), claim.id
         assert claim.id.startswith(("EA-", "P")), claim.id
 
@@ -45,7 +51,7 @@ def test_sources_cite_seed_item():
 
 
 def _state(X, y, W, v, loss="exp", alpha=0.0):
-    return cat.State(Dataset(np.array(X, float), np.array(y, float)), np.array(W, float), np.array(v, float), loss, alpha)
+    return State(Dataset(np.array(X, float), np.array(y, float)), np.array(W, float), np.array(v, float), loss, alpha)
 
 
 def test_eq46_by_hand():
@@ -56,7 +62,7 @@ def test_eq46_by_hand():
     # q_i = |v| sum_k g_k y_k <y_i x_i, y_k x_k>
     assert q[0, 0] == pytest.approx(g1 * 1.0 + g2 * 0.6, rel=1e-14)
     assert q[1, 0] == pytest.approx(g1 * 0.6 + g2 * 1.0, rel=1e-14)
-    margin = cat.eq46_margin()(st_)
+    margin = eq46_margin()(st_)
     assert margin.value > 0 and margin.error < 1e-14
 
 
@@ -64,7 +70,7 @@ def test_eq46_planted_p1a_is_negative():
     # sheet P1(a): x1 = (1,0), x2 = (-1.5,3); u ~ (0.05, 1) activates both; y_1 <x1, w_dot> = |v| (g1 - 1.5 g2) < 0
     u = np.array([0.05, 1.0]) / math.hypot(0.05, 1.0)
     st_ = _state([[1.0, 0.0], [-1.5, 3.0]], [1, 1], [1e-3 * u], [1e-3])
-    margin = cat.eq46_margin()(st_)
+    margin = eq46_margin()(st_)
     assert margin.value < -margin.error
     q = pat.flow_inner_products(st_.field, st_.W, st_.v)
     f = st_.field.outputs(st_.W, st_.v)
@@ -75,7 +81,7 @@ def test_eq46_planted_p1a_is_negative():
 def test_eq46_dead_neuron_is_vacuous_and_exact_zero():
     st_ = _state([[1.0, 0.0], [0.6, 0.8]], [1, 1], [[-1.0, -1.0]], [1.0])
     assert np.all(pat.flow_inner_products(st_.field, st_.W, st_.v) == 0.0)
-    assert cat.eq46_margin()(st_).vacuous
+    assert eq46_margin()(st_).vacuous
 
 
 def test_exact_signed_gram_signs():
@@ -86,8 +92,8 @@ def test_exact_signed_gram_signs():
 
 
 def test_p6_exact_boundary_margin_is_negative():
-    case = cat.GeometryCase(gen.orthogonal_pair(), 0)
-    margin = cat.lemma7_margin(case)
+    case = GeometryCase(gen.orthogonal_pair(), 0)
+    margin = lemma7_margin(case)
     assert margin.value < 0.0 and margin.error == 0.0
 
 
@@ -119,7 +125,7 @@ def test_trap_entry_and_depth_from_samples():
     run = _fake_run(X, y, [[0.0, 1.0]], [1.0], [0.0, 1.0, 2.0], U=U, r=[[0.0], [0.1], [0.2]])
     assert pat.regions(run)[:, 0].tolist() == [pat.OTHER, pat.S_PLUS, pat.OTHER]
     assert pat.trap_entry_index(run).tolist() == [1]
-    margin = cat.trapping(run)
+    margin = trapping(run)
     assert margin.value < -margin.error  # leaving S+ seen in the samples
     assert pat.trap_entry_time(run).tolist() == [math.inf]  # the (empty) event log never entered
 
@@ -136,7 +142,7 @@ def test_pattern_intervals_and_crossing_audit():
     # V+ neuron, x2 negative: the admissible direction is y s = -1; the re-activation is wrong, and (1, 0) is crossed twice
     assert audit.expected.tolist() == [[1], [-1]]
     assert len(audit.wrong) == 1 and audit.repeated == [(1, 0)] and len(audit.sliding) == 1
-    assert cat.monotone_patterns(run).value == -3.0
+    assert monotone_patterns(run).value == -3.0
     assert pat.trap_entry_time(run).tolist() == [0.5]
 
 
@@ -151,7 +157,7 @@ def test_norms_margin_negative_on_shrinking_cone_neuron():
     X, y = TOY
     U = [[[1.0, 0.0]], [[1.0, 0.0]], [[1.0, 0.0]]]
     run = _fake_run(X, y, [[1.0, 0.0]], [1.0], [0.0, 1.0, 2.0], U=U, r=[[0.0], [0.1], [0.05]])
-    margin = cat.norms_grow_in_cone(run)
+    margin = norms_grow_in_cone(run)
     assert margin.value == pytest.approx(-0.05) and margin.value < -margin.error
 
 
@@ -191,10 +197,10 @@ def test_direction_field_error_limits():
 def test_lemma4_margins_on_planted_states():
     ds = gen.toy4(0.3)
     U = np.array([[0.6, 0.8]])
-    good = cat.polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "exp", 0.0, {})
-    bad = cat.polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "logistic", 0.0, {})
-    assert cat.lemma4_margin()(good).value >= 0.0
-    m = cat.lemma4_margin()(bad)
+    good = polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "exp", 0.0, {})
+    bad = polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "logistic", 0.0, {})
+    assert lemma4_margin()(good).value >= 0.0
+    m = lemma4_margin()(bad)
     assert m.value < -m.error
 
 
@@ -205,7 +211,7 @@ def test_lemma3_margin_at_theorem_scale_eps():
 
     init = balanced_init(2, 2, log_eps=-1000 * math.log(10.0), W0=np.array([[0.6, 0.8], [-0.8, 0.6]]), signs=np.array([1.0, -1.0]))
     sc = Scenario(gen.toy4(0.3), init, "exp", 0.0, {})
-    ev = evaluate(cat.C1, sc)
+    ev = evaluate(small_init.C1, sc)
     assert ev.status == "ok" and ev.margin.value > 100.0
     run = execute(sc, 1.0)
     assert pat.log_norms(run)[0].tolist() == pytest.approx([-1000 * math.log(10.0)] * 2)
@@ -217,9 +223,9 @@ def test_pointwise_cases_replay_from_json():
     u = np.array([0.05, 1.0]) / math.hypot(0.05, 1.0)
     st_ = _state([[1.0, 0.0], [-1.5, 3.0]], [1, 1], [1e-3 * u], [1e-3])
     again = json.loads(json.dumps(st_.to_dict()))
-    assert cat.eq46_margin()(again).value == cat.eq46_margin()(st_).value
-    case = cat.GeometryCase(gen.toy4(0.3), 7)
-    assert cat.lemma8_margin(0.999)(json.loads(json.dumps(case.to_dict()))).value == cat.lemma8_margin(0.999)(case).value
+    assert eq46_margin()(again).value == eq46_margin()(st_).value
+    case = GeometryCase(gen.toy4(0.3), 7)
+    assert lemma8_margin(0.999)(json.loads(json.dumps(case.to_dict()))).value == lemma8_margin(0.999)(case).value
 
 
 def test_theorem_scale_needs_mp_float64_flushes_f_to_zero():
@@ -228,9 +234,9 @@ def test_theorem_scale_needs_mp_float64_flushes_f_to_zero():
 
     from verify.dynamics.mp import small_init_terms
 
-    state = find(cat.theorem_scale_states(), lambda st_: st_.params["log_eps"] == -10000.0 and st_.s[0] > 0)
+    state = find(theorem_scale_states(), lambda st_: st_.params["log_eps"] == -10000.0 and st_.s[0] > 0)
     assert np.all(state.field.polar_outputs(state.r, state.U, state.s) == 0.0)
     terms = small_init_terms(state.field, state.r, state.U, state.s, dps=30)
     log_f = float(terms["log_max_abs_f"])
     assert -20000.0 - 20.0 < log_f < -20000.0 + 20.0
-    assert cat.lemma4_theorem_scale(state).value > 0.0
+    assert lemma4_theorem_scale(state).value > 0.0

@@ -1,4 +1,4 @@
-"""Seed 004 Theorem 1 claims (properties/min2024_early_alignment/theorem1.py): every claim reaches its expected verdict
+"""Seed 004 Theorem 1 claims (sheet sections 2.E-2.I, properties/min2024_early_alignment/): every claim reaches its expected verdict
 in the ci budget, and the measurement helpers (verify/claims/theorem_measures.py) give known answers."""
 
 import math
@@ -7,12 +7,17 @@ import numpy as np
 import pytest
 from hypothesis import find
 
-from properties.min2024_early_alignment.theorem1 import (
-    CLAIMS_THEOREM1,
-    p3_scenario,
-    p9_scenario,
-    toy4_scenario,
+from properties.min2024_early_alignment import (
+    alignment_phase,
+    collect,
+    existence,
+    final_convergence,
+    irregular_solutions,
+    low_rank,
+    prose,
+    theorem1_part1,
 )
+from properties.min2024_early_alignment.theorem1_part1 import p3_scenario, p9_scenario, toy4_scenario
 from verify.audit import audit
 from verify.claims import theorem_measures as tm
 from verify.claims.run import execute
@@ -23,6 +28,8 @@ from verify.scenarios import EPS_MODES, required_log_eps, scenario
 from verify.search import search
 from verify.verdicts import Verdict
 
+CLAIMS_THEOREM1 = [c for module in (alignment_phase, theorem1_part1, final_convergence, low_rank, existence, irregular_solutions, prose)
+                   for c in collect(module)]
 TOY4_T1_EXACT = 1.362790997720063  # limit engine; the sheet's 1.380 is a sampling artefact
 
 
@@ -266,7 +273,7 @@ def test_scaled_states_polar_and_cartesian_agree():
 
 
 def test_e4_irregular_solution_known_answers():
-    from properties.min2024_early_alignment.theorem1 import e4_irregular, e4_residual
+    from properties.min2024_early_alignment.irregular_solutions import e4_irregular, e4_residual
     from scipy.integrate import quad
 
     state, a = e4_irregular(0.5, np.array([1e-4, 1.0]))
@@ -282,7 +289,7 @@ def test_e4_irregular_solution_known_answers():
 
 
 def test_field_jump_on_A_known_answer():
-    from properties.min2024_early_alignment.theorem1 import hyperplane_distance, segment_limit
+    from properties.min2024_early_alignment.existence import hyperplane_distance, segment_limit
 
     # Example E.4's state lies on A: F(theta) = 0 (sigma'(0) = 0); one step into the active side
     # gives w' = (e^{-s}, 0), v' = s e^{-s}: a jump of relative size 1 (block magnitude |v| |g| ||x|| = 1).
@@ -313,6 +320,6 @@ def test_toy4_has_trivial_dead_cone_and_p5_data_does_not():
 
 
 def tm_dead_cone_data():
-    from properties.min2024_early_alignment.theorem1 import dead_cone_family
+    from properties.min2024_early_alignment.prose import dead_cone_family
 
     return find(dead_cone_family(), lambda sc: True).dataset
