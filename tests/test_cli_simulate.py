@@ -148,3 +148,144 @@ def test_help_lists_options() -> None:
     assert res.returncode == 0
     for option in ("--init", "--t-end", "--backend", "--loss", "--times", "--out", "--log-eps", "--progress"):
         assert option in res.stdout
+
+
+# in-process runs (issue #11 item 2) -------------------------------------------------------------
+
+W_TOY = np.array([[1.0, 0.2], [-0.2, 1.0]])
+V_WRONG = np.linalg.norm(W_TOY, axis=1) * np.array([-1.0, 1.0])  # on gen:toy4 each neuron opposes its points' labels
+
+
+def run_main(*argv: str) -> tuple[int, str, str]:
+    """``verify ARGV`` in-process: (exit code, stdout, stderr); a warning fails the test."""
+    import contextlib
+    import io
+    import warnings
+
+    from verify.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        warnings.simplefilter("error")
+        code = main(list(argv))
+    assert "Traceback" not in err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("verify: error:"), err
+    return lines[0]
+
+
+@pytest.fixture()
+def toy_init(tmp_path) -> Path:
+    path = tmp_path / "wrong.npz"
+    np.savez(path, W=W_TOY, v=V_WRONG)
+    return path
+
+
+@pytest.mark.parametrize("words", [["--log-eps", "3"], ["--log-eps", "5", "--backend", "gd", "--lr", "0.01"],
+                                   ["--log-eps", "5", "--backend", "mp", "--dps", "20"]])
+def test_a_flow_float64_cannot_follow_exits_3_with_one_line(toy_init, tmp_path, words) -> None:
+    """eps = e^3 .. e^5 against the labels: the loss grows like exp(eps^2); the run ends at once."""
+    out = tmp_path / ("t.json" if "mp" in words else "t.npz")
+    code, stdout, err = run_main("simulate", "gen:toy4", "--init", str(toy_init), "--t-end", "2", "--out", str(out), *words)
+    assert code == 3 and stdout == "" and not out.exists()
+    assert "numerical failure" in one_line(err)
+
+
+@pytest.mark.parametrize("scale, code", [(1e150, 2), (1e200, 2), (1e300, 2), (1e-200, 0), (1e-310, 0), (1e-320, 2)])
+def test_init_scales_are_run_in_range_or_refused(tmp_path, scale: float, code: int) -> None:
+    np.savez(tmp_path / "init.npz", W=scale * W_TOY, v=scale * np.linalg.norm(W_TOY, axis=1) * np.array([1.0, -1.0]))
+    out = tmp_path / "t.npz"
+    got, stdout, err = run_main("simulate", "gen:toy4", "--init", str(tmp_path / "init.npz"), "--t-end", "2", "--out", str(out))
+    assert got == code, err
+    if code == 2:
+        assert "float64" in one_line(err) and not out.exists()
+        return
+    assert "nan" not in stdout
+    with np.load(out) as z:
+        assert np.all(np.isfinite(z["W"])) and np.all(np.isfinite(z["v"])) and np.all(np.isfinite(z["r"]))
+
+
+def test_gd_reports_the_true_times_and_refuses_lr_beyond_the_horizon(files, tmp_path) -> None:
+    out = tmp_path / "gd.npz"
+    base = [str(files["data"]), "--init", str(files["init"]), "--backend", "gd", "--out", str(out)]
+    code, _, err = run_main("simulate", *base, "--t-end", "10", "--lr", "100")
+    assert code == 2 and "larger than the horizon" in one_line(err)
+    code, stdout, err = run_main("simulate", *base, "--t-end", "10", "--lr", "3", "--times", "5")
+    assert code == 0, err
+    assert "last GD iterate at t = 9" in stdout
+    with np.load(out) as z:
+        np.testing.assert_array_equal(z["t"], [3.0, 9.0])
+
+
+@pytest.mark.parametrize("words, fragment", [(["--log-eps", "-1e4"], None), (["--log-eps", "-2302.6"], None),
+                                             (["--log-eps", "-1.5e-3"], None), (["--log-eps", "1"], None),
+                                             (["--times", "1,2"], None), (["--times", "-1,2"], "times must be >= 0"),
+                                             (["--t-end", "-1e3"], "t_end must be"), (["--log-eps", "-inf"], "log_eps must be finite"),
+                                             (["--alpha", "-1e-3"], "alpha")])
+def test_negative_numbers_are_option_values(files, tmp_path, words, fragment) -> None:
+    argv = [str(files["data"]), "--init", str(files["base"]), "--t-end", "3", "--out", str(tmp_path / "t.npz"), *words]
+    code, _, err = run_main("simulate", *argv)
+    if fragment is None:
+        assert code == 0, err
+    else:
+        assert code == 2 and fragment in one_line(err)
+
+
+def test_every_numeric_option_of_every_subcommand_takes_a_negative_exponent() -> None:
+    """argparse would read ``-1e4`` as an option; here it reaches the option's own type and checks."""
+    import argparse
+
+    from verify.cli.main import build_parser
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    checked = 0
+    for name, sub in subparsers.choices.items():
+        required = []
+        for action in sub._actions:
+            if not action.option_strings:
+                required += [] if action.nargs in ("*", "?") else ["x"]
+            elif action.required:
+                required += [action.option_strings[0], "1" if action.type in (int, float) else "x"]
+        for action in sub._actions:
+            if action.type not in (int, float) or not action.option_strings:
+                continue
+            value = "-1e4" if action.type is float else "-3"
+            args = parser.parse_args([name, *required, action.option_strings[0], value])
+            assert getattr(args, action.dest) == action.type(value), (name, action.dest)
+            checked += 1
+    assert checked >= 10
+
+
+def test_no_command_is_a_usage_error_and_help_is_not() -> None:
+    code, stdout, err = run_main()
+    assert code == 2 and stdout == "" and "a command is required" in one_line(err)
+    with pytest.raises(SystemExit) as exc:
+        run_main("--help")
+    assert exc.value.code == 0
+
+
+def test_a_numerical_error_outside_simulate_stays_an_engine_failure(monkeypatch) -> None:
+    """Exit 3 is simulate's numerical failure; elsewhere (search / check decide UNKNOWN themselves)
+    a NumericalError that escapes is exit 4, as before."""
+    import verify.cli.list_cmd
+    from verify.errors import NumericalError
+
+    def boom(args) -> int:
+        raise NumericalError("step size underflow")
+
+    monkeypatch.setattr(verify.cli.list_cmd, "run", boom)
+    code, _, err = run_main("list")
+    assert code == 4 and "NumericalError: step size underflow" in one_line(err)
+
+
+def test_a_limit_trajectory_that_overflows_float64_is_not_written(files, tmp_path) -> None:
+    out = tmp_path / "lim.npz"
+    code, stdout, err = run_main("simulate", str(files["data"]), "--init", str(files["init"]), "--t-end", "1e3",
+                                 "--backend", "limit", "--out", str(out))
+    assert code == 3 and stdout == "" and not out.exists()
+    assert "beyond float64's range" in one_line(err)

@@ -175,3 +175,26 @@ def test_progress_callback_and_input_validation():
         solve_gd(field, W0[:, :2], v0, [1.0], lr=0.1)
     with pytest.raises(InputError):
         solve_gd(field, W0, v0[:2], [1.0], lr=0.1)
+
+
+def test_divergence_is_a_numerical_error_without_warnings():
+    """Iterates that overflow end the run with NumericalError; no overflow warning escapes."""
+    import warnings
+
+    from verify.errors import NumericalError
+
+    X, y, W0, v0 = random_problem(7)
+    field = NetworkField(X, y, "exp")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(NumericalError, match="float64"):
+            solve_gd(field, 30.0 * W0, -30.0 * v0, [1.0], lr=0.5)
+
+
+def test_a_run_of_more_than_max_steps_is_refused():
+    from verify.dynamics.gd import MAX_STEPS
+
+    X, y, W0, v0 = random_problem(8)
+    field = NetworkField(X, y, "exp")
+    with pytest.raises(InputError, match="GD steps"):
+        solve_gd(field, W0, v0, [1e3], lr=1e3 / (2 * MAX_STEPS))

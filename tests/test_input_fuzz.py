@@ -1,6 +1,7 @@
-"""Property-based tests of the input layer (issue: no wrong answer on any input).
+"""Property-based tests of the input layer for data files (issue: no wrong answer on any input);
+``tests/test_input_fuzz_simulate.py`` does the same for ``verify simulate``'s options and inits.
 
-Hypothesis builds data files and option values from a few structured choices -- which defect, and
+Hypothesis builds data files from a few structured choices -- which defect, and
 where -- and runs the CLI in-process. Every outcome must be either exit 2 with exactly one line on
 stderr (or 3 for a genuine numerical failure), or exit 0 with an answer that matches what was
 written; never a traceback, never a warning, always within a few seconds.
@@ -14,7 +15,6 @@ import time
 import warnings
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -162,80 +162,3 @@ def test_npz_files_give_a_correct_answer_or_one_line(case, tmp_path_factory):
     else:
         np.savez(path, **content)
     _audit_answers(path, defect, valid)
-
-
-SIM_DEFECTS = ("none", "t_end_zero", "t_end_negative", "t_end_nan", "t_end_text", "lr_zero", "lr_beyond_t_end",
-               "times_unsorted", "times_negative", "times_beyond", "times_text", "backend", "loss", "dps", "log_eps_nan",
-               "init_shape", "init_nan", "init_huge", "init_no_neurons", "rtol")
-
-
-EXTRA_WORDS = {"times_unsorted": ["--times", "0.4,0.2"], "times_negative": ["--times", "-0.1,0.2"],
-               "times_beyond": ["--times", "0.1,99"], "times_text": ["--times", "0.1,x"], "loss": ["--loss", "hinge"],
-               "dps": ["--dps", "5"], "log_eps_nan": ["--log-eps", "nan"]}
-
-
-@st.composite
-def simulate_args(draw) -> tuple[str, list[str], dict]:
-    """(defect, option words, init arrays) for `verify simulate gen:toy4 --init INIT --out OUT ...`."""
-    defect = draw(st.sampled_from(SIM_DEFECTS))
-    backend = draw(st.sampled_from(["events", "gd"]))
-    t_end = draw(st.sampled_from(["0.5", "1", "2.5"]))
-    scale = draw(st.sampled_from([1e-6, 1e-3, 0.1]))
-    W = np.array([[1.0, 0.5], [-0.3, 1.0], [0.2, -1.0]]) * scale
-    v = np.linalg.norm(W, axis=1) * np.array([1.0, -1.0, 1.0])
-    words = ["--t-end", t_end, "--backend", backend] + (["--lr", "0.01"] if backend == "gd" else [])
-    init = {"W": W, "v": v}
-    swap = {"t_end_zero": ("--t-end", "0"), "t_end_negative": ("--t-end", "-1e3"), "t_end_nan": ("--t-end", "nan"),
-            "t_end_text": ("--t-end", "soon")}
-    if defect in swap:
-        words[1] = swap[defect][1]
-    elif defect == "lr_zero":
-        words = ["--t-end", t_end, "--backend", "gd", "--lr", "0"]
-    elif defect == "lr_beyond_t_end":
-        words = ["--t-end", t_end, "--backend", "gd", "--lr", "100"]
-    elif defect in EXTRA_WORDS:
-        words += EXTRA_WORDS[defect]
-    elif defect == "backend":
-        words[3] = "rk4"
-    elif defect == "rtol":
-        words += ["--rtol", draw(st.sampled_from(["0", "-1e-3", "2"]))]
-    elif defect == "init_shape":
-        init = {"W": W[:, :1], "v": v}
-    elif defect == "init_nan":
-        init = {"W": np.where(W > 0.4 * scale, np.nan, W), "v": v}
-    elif defect == "init_huge":
-        init = {"W": W * 1e200 / scale, "v": v * 1e200 / scale}
-    elif defect == "init_no_neurons":
-        init = {"W": np.zeros((0, 2)), "v": np.zeros(0)}
-    return defect, words, init
-
-
-@given(case=simulate_args())
-@settings(deadline=None)
-def test_simulate_options_give_a_trajectory_or_one_line(case, tmp_path_factory):
-    defect, words, init = case
-    folder = tmp_path_factory.mktemp("sim")
-    np.savez(folder / "init.npz", **init)
-    out_path = folder / "traj.npz"
-    code, out, err = _run(["simulate", "gen:toy4", "--init", str(folder / "init.npz"), "--out", str(out_path), *words])
-    if defect != "none":
-        _one_line_error(code, err)
-        assert not out_path.exists()
-        return
-    assert code == 0, err
-    with np.load(out_path) as traj:
-        assert np.all(np.isfinite(traj["W"])) and np.all(np.isfinite(traj["v"]))
-        assert np.all(np.diff(traj["t"]) > 0)
-
-
-@pytest.mark.parametrize("words", [["--log-eps", "-1e4"], ["--log-eps", "-2302.6"], ["--log-eps=-1e4"]])
-def test_negative_numbers_with_exponents_are_option_values(words, tmp_path):
-    np.savez(tmp_path / "base.npz", W=np.array([[1.0, 0.2], [-0.2, 1.0]]), v=np.array([1.0198039027185568, -1.0198039027185568]))
-    code, out, err = _run(["simulate", "gen:toy4", "--init", str(tmp_path / "base.npz"), "--t-end", "1",
-                           "--out", str(tmp_path / "t.npz"), *words])
-    assert code == 0, err
-
-
-def test_no_command_is_a_usage_error():
-    code, _, err = _run([])
-    _one_line_error(code, err)

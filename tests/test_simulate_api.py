@@ -291,3 +291,99 @@ def test_mp_backend_through_the_api_matches_events() -> None:
         return sorted((round(float(e.t), 9), e.i, e.j, e.kind) for e in events)
 
     assert key(ref.events) == key(got.events)
+
+
+# scales float64 cannot integrate (issue #11 item 2): refused, routed to the polar form, or a
+# NumericalError -- never a loop, never NaN / inf reported as a result ---------------------------
+
+TOY4 = verify.load_dataset("gen:toy4")
+W_TOY = np.array([[1.0, 0.2], [-0.2, 1.0]])
+V_WRONG = np.linalg.norm(W_TOY, axis=1) * np.array([-1.0, 1.0])  # each neuron opposes its points' labels
+
+
+def assert_finite_result(traj: Trajectory) -> None:
+    """A result holds finite arrays only, a finite drift and strictly increasing times."""
+    assert np.all(np.isfinite(traj.W)) and np.all(np.isfinite(traj.v))
+    assert math.isfinite(traj.balancedness_drift)
+    assert np.all(np.diff(traj.times) > 0.0)
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e200, 1e300])
+def test_huge_inits_are_refused(scale: float) -> None:
+    with pytest.raises(InputError, match="beyond what float64 can integrate"):
+        simulate(DS, *scaled(scale), 1.0)
+    with pytest.raises(InputError, match="beyond what float64 can integrate"):
+        simulate(DS, *scaled(scale), 1.0, backend="gd", lr=1e-2)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-310])
+def test_tiny_balanced_inits_run_in_polar_form(scale: float) -> None:
+    W, v = scaled(scale)
+    traj = simulate(DS, W, v, 2.0, times=[1.0])
+    assert traj.params["form"] == "polar"
+    assert_finite_result(traj)
+    assert np.all(np.isfinite(traj.r)) and np.all(traj.r < -400.0)
+
+
+@pytest.mark.parametrize("backend, extra", [("events", {}), ("gd", {"lr": 1e-2})])
+@pytest.mark.parametrize("scale, factor", [(1e-310, 1.5), (1e-320, 1.0)])
+def test_tiny_unbalanced_inits_are_refused_below_the_cartesian_range(backend: str, extra: dict, scale: float, factor: float) -> None:
+    """A Cartesian state below 1e-300 has no error control (subnormal weights keep few bits: 1e-320
+    times a balanced base keeps about 11, so it is no longer balanced and cannot go polar either)."""
+    W, v = scaled(scale)
+    with pytest.raises(InputError, match="too small for the Cartesian float64 form"):
+        simulate(DS, W, factor * v, 1.0, backend=backend, **extra)
+    assert_finite_result(simulate(DS, *scaled(1e-200), 1.0, form="cartesian", backend=backend, **extra))
+
+
+@pytest.mark.parametrize("log_eps", [1.0, 3.0, 5.0, 8.0])
+@pytest.mark.parametrize("backend, form, extra", [("events", "polar", {}), ("events", "cartesian", {}), ("gd", None, {"lr": 1e-2})])
+def test_eps_above_one_gives_a_finite_result_or_a_numerical_error(log_eps, backend, form, extra) -> None:
+    """eps = e^L > 1 is a valid flow outside every theorem: float64 follows it or the run ends with
+    NumericalError at once (here the loss grows like exp(eps^2)), without a warning."""
+    import time
+    import warnings
+
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            traj = simulate(TOY4, W_TOY, V_WRONG, 2.0, times=[0.5, 1.0], log_eps=log_eps, form=form, backend=backend, **extra)
+        except verify.NumericalError as exc:
+            assert str(exc)
+        else:
+            assert_finite_result(traj)
+    assert time.perf_counter() - start < 20.0
+
+
+def test_mp_backend_ends_a_flow_too_fast_for_its_steps_with_a_numerical_error() -> None:
+    """At eps = e^5 the mp field is ~10^8686: its steps (~1e-8883) could never reach t_end."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(verify.NumericalError, match="step size"):
+        simulate(TOY4, W_TOY, V_WRONG, 1.0, log_eps=5.0, backend="mp", dps=20)
+    assert time.perf_counter() - start < 20.0
+
+
+def test_limit_backend_result_is_its_exact_log_norms_on_long_horizons() -> None:
+    """The eps -> 0 dynamics grows ln||w|| linearly: past r = 709.78 its W = exp(r) U overflows, and
+    the result is (r, U), finite and exact; ``nonfinite_state`` names the overflow (the CLI refuses it)."""
+    from verify.simulate import nonfinite_state
+
+    short = simulate(DS, *scaled(1e-3), 10.0, backend="limit")
+    assert_finite_result(short)
+    assert nonfinite_state(short) is None
+    long = simulate(DS, *scaled(1e-3), 1e3, backend="limit")
+    assert np.all(np.isfinite(long.r)) and np.all(np.isfinite(long.U)) and np.max(long.r) > 709.78
+    assert "beyond float64's range" in nonfinite_state(long)
+
+
+def test_an_init_whose_eps_overflows_float64_refuses_its_scaled_weights() -> None:
+    from verify.model.init import balanced_init
+
+    init = balanced_init(3, 2, log_eps=1000.0)
+    assert init.eps == math.inf and not init.representable
+    with pytest.raises(InputError, match="overflows float64"):
+        init.W
+    assert np.all(np.isfinite(balanced_init(3, 2, log_eps=5.0).W))

@@ -32,6 +32,16 @@ Choices made here: ``dataset`` may be a :class:`verify.Dataset` or a tuple ``(X,
 options that do not apply to the chosen backend (``lr`` or ``batch_size`` without "gd",
 ``dps`` without "mp") raise :class:`verify.InputError` rather than being ignored; ``times``
 must be strictly increasing in ``[0, t_end]`` and ``t_end`` is appended when missing.
+
+What float64 cannot integrate (issue #11): weights above 1e150 or initial outputs above 1e300
+(also via ``log_eps``) and, in Cartesian form, a nonzero neuron ||(w_j, v_j)|| below 1e-300 are
+InputErrors; eps > 1 (``log_eps > 0``) is accepted: a valid flow outside every theorem. A run
+whose step size underflows (a flow too fast for float64, e.g. the loss growing like exp(eps^2))
+ends with :class:`verify.NumericalError`, never a loop, and so does a result that is not finite.
+One exception: the "limit" backend's result is its exact (r, U); its ``W = exp(r) U`` and ``v``
+overflow to inf once r > 709.78 (the eps -> 0 dynamics grows ln||w|| linearly in t), which the
+catalogue's long-horizon pattern claims rely on; ``verify simulate`` refuses to write such a
+trajectory (exit 3).
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ import numpy as np
 
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
-from verify.errors import InputError
+from verify.errors import InputError, NumericalError
 from verify.model.activation import check_alpha
 from verify.model.losses import Loss, get_loss
 from verify.trajectory import Trajectory
@@ -55,6 +65,7 @@ FORMS = ("cartesian", "polar")
 BALANCE_RTOL = 1e-12
 POLAR_SCALE = 1e-150  # auto-polar below this init scale (sheet 004 section 3.2)
 LOG_CARTESIAN_MIN = math.log(1e-300)  # smallest log-scale a Cartesian float64 state may start at
+LOG_FLOAT_MAX = math.log(np.finfo(float).max)  # exp(r) overflows above this
 AUTO_PROGRESS_DELAY_S = 2.0
 
 
@@ -120,6 +131,7 @@ def simulate(
     finally:
         reporter.close()
     wall = time.perf_counter() - start
+    _check_result(traj)
 
     if chosen == "polar" and log_eps is not None and traj.log_eps is None:
         traj.log_eps = float(log_eps)
@@ -155,8 +167,10 @@ def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, al
         raise InputError(f"dps must be an integer in [15, 2000], got {dps!r}")
     chosen = form or ("polar" if log_eps is not None else "cartesian")
     field = NetworkField.from_dataset(ds, loss, alpha, train_v)
+    start = time.perf_counter()
     traj = solve_mp(field, W0, v0, grid, dps=int(digits), form=chosen,
                     log_eps=None if log_eps is None else _check_log_eps(log_eps))
+    traj.stats.setdefault("wall_time_s", time.perf_counter() - start)
     traj.params.update({"loss": loss.name, "alpha": alpha, "backend": "mp", "form": chosen, "dps": int(digits),
                         "t_end": float(grid[-1]), "log_eps": None if log_eps is None else float(log_eps)})
     return traj
@@ -226,12 +240,12 @@ def _time_grid(times: Any, t_end: float) -> np.ndarray:
     if not np.all(np.isfinite(grid)):
         raise InputError("times contains non-finite values")
     if grid[0] < 0.0:
-        raise InputError(f"times must be >= 0, got {grid[0]!r}")
+        raise InputError(f"times must be >= 0, got {float(grid[0])!r}")
     if np.any(np.diff(grid) <= 0.0):
         k = int(np.flatnonzero(np.diff(grid) <= 0.0)[0])
-        raise InputError(f"times must be strictly increasing (entry {k + 1} = {grid[k + 1]!r} after {grid[k]!r})")
+        raise InputError(f"times must be strictly increasing (entry {k + 1} = {float(grid[k + 1])!r} after {float(grid[k])!r})")
     if grid[-1] > t_end:
-        raise InputError(f"times must not exceed t_end = {t_end!r}, got {grid[-1]!r}")
+        raise InputError(f"times must not exceed t_end = {t_end!r}, got {float(grid[-1])!r}")
     if grid[-1] < t_end:
         grid = np.append(grid, t_end)
     return grid
@@ -354,15 +368,45 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
             raise InputError(f"the polar form needs nonzero rows W0_j; row {j} is zero (drop it: seed 004 Remark 2)")
         if not train_v:
             raise InputError("the polar form is valid only with the second layer trained (train_v=True)")
-    elif log_eps is not None:
-        finite = log_norms[np.isfinite(log_norms)]
-        smallest = log_eps + (float(finite.min()) if finite.size else 0.0)
-        if smallest < LOG_CARTESIAN_MIN:
-            raise InputError(
-                f"eps = exp({log_eps:.6g}) is too small for the Cartesian float64 form (weights below 1e-300); "
-                "use the polar form (balanced init, backend 'events' or 'limit')"
-            )
+    else:
+        _check_cartesian_scale(W, v, log_eps)
     return chosen
+
+
+def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> None:
+    """Refuse a Cartesian float64 state with a nonzero neuron smaller than 1e-300: ln ||(w_j, v_j)|| (+ log_eps)
+    below LOG_CARTESIAN_MIN leaves no error control (the engine's atol floor) and subnormal weights keep few bits."""
+    sizes = row_log_norms(np.column_stack([W, v])) + (0.0 if log_eps is None else log_eps)
+    nonzero = sizes[np.isfinite(sizes)]
+    if nonzero.size and float(nonzero.min()) < LOG_CARTESIAN_MIN:
+        smallest = float(nonzero.min()) / math.log(10)
+        what = f"eps = exp({log_eps:.6g})" if log_eps is not None else f"an init with a neuron of size 10^{smallest:.0f}"
+        raise InputError(f"{what} is too small for the Cartesian float64 form (weights below 1e-300); use a balanced "
+                         "init (polar form, backend 'events' or 'limit') or backend 'mp'")
+
+
+def nonfinite_state(traj: Trajectory) -> str | None:
+    """None when W, v and the balancedness drift are finite (or hold mpmath numbers); else the reason,
+    naming the first sample time and, where exp(r) outgrew float64 (r > ln 1.8e308), the log-norm."""
+    if traj.W.dtype == object:
+        return None
+    finite = np.isfinite(traj.W).all(axis=(1, 2)) & np.isfinite(traj.v).all(axis=1)
+    if finite.all() and math.isfinite(traj.balancedness_drift):
+        return None
+    k = int(np.flatnonzero(~finite)[0]) if not finite.all() else len(traj.times) - 1
+    where = f"at t = {float(traj.times[k]):.6g} (backend {traj.backend!r})"
+    if traj.r is not None and np.any(traj.r[k] > LOG_FLOAT_MAX):
+        return f"||w_j|| = exp({float(np.max(traj.r[k])):.6g}) {where} is beyond float64's range; shorten the horizon"
+    return f"the state {where} is not finite"
+
+
+def _check_result(traj: Trajectory) -> None:
+    """NaN or inf is never a result: NumericalError (:func:`nonfinite_state`), except that the limit
+    backend's result is its exact (r, U), whose W = exp(r) U may overflow on long horizons (documented)."""
+    reason = nonfinite_state(traj)
+    polar_exact = traj.backend == "limit" and np.all(np.isfinite(traj.r)) and np.all(np.isfinite(traj.U))
+    if reason is not None and not polar_exact:
+        raise NumericalError(reason)
 
 
 def _polar_state(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,9 +1,11 @@
 """Entry point and error policy of the ``verify`` command.
 
 Every subcommand lives in its own module exposing ``register(subparsers)``; the parser calls
-``args.func(args) -> int``. Bad input exits 2 with one line on stderr; a run that cannot be
-completed numerically (:class:`NumericalError`) exits 3; an engine failure exits 4 with one line;
-Ctrl-C exits 130; no path prints a traceback unless ``VERIFY_DEBUG=1``.
+``args.func(args) -> int``. Bad input exits 2 with one line on stderr; a ``verify simulate`` run
+that cannot be completed numerically (:class:`NumericalError`) exits 3 (elsewhere a NumericalError
+that escapes is an engine failure: ``search`` and ``check`` turn numerical runs into verdicts); an
+engine failure exits 4 with one line; Ctrl-C exits 130; ``verify`` without a command is a usage
+error (exit 2); no path prints a traceback unless ``VERIFY_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ EXIT_NUMERICAL = 3
 EXIT_FAILED = 4
 
 
-# A negative number as an option's value (``--log-eps -1e4``): argparse's own matcher knows no
-# exponents, so ``-1e4`` would be taken for an option; no option of ``verify`` looks like a number.
-NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+# A negative number (or a comma-separated list starting with one) as an option's value
+# (``--log-eps -1e4``, ``--times -1,2``): argparse's own matcher knows no exponents, so ``-1e4``
+# would be taken for an option; no option of ``verify`` looks like a number. ``-inf`` and ``-nan``
+# are values too, refused by the option's own validation.
+_NUMBER = r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|[-+]?(inf|infinity|nan)"
+NEGATIVE_NUMBER = re.compile(rf"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(\s*,\s*({_NUMBER}))*$|^-(inf|infinity|nan)$", re.IGNORECASE)
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse with a one-line error message and exit code 2; negative numbers with exponents
-    (``-1e4``, ``-2.5E-3``) are values, not options."""
+    (``-1e4``, ``-2.5E-3``) and number lists (``-1,2``) are values, not options."""
 
     def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - argparse's own signature
         super().__init__(*args, **kwargs)
@@ -59,22 +64,26 @@ def fail(message: str, code: int = EXIT_INPUT) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     debug = os.environ.get("VERIFY_DEBUG") == "1"
+    command = None
     try:
         parser = build_parser()
         words = list(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(words)
         args.command_line = "verify " + shlex.join(words)  # what a report records to regenerate itself
-        if not getattr(args, "command", None):
+        command = getattr(args, "command", None)
+        if not command:
             return fail(f"a command is required: verify {{{','.join(SUBCOMMANDS)}}} ... (see 'verify --help')", EXIT_INPUT)
         return int(args.func(args))
     except InputError as exc:
         if debug:
             raise
         return fail(str(exc), EXIT_INPUT)
-    except NumericalError as exc:  # the run could not be completed numerically (e.g. verify simulate)
+    except NumericalError as exc:  # verify simulate: the run could not be completed numerically
         if debug:
             raise
-        return fail(f"numerical failure: {exc}", EXIT_NUMERICAL)
+        if command == "simulate":
+            return fail(f"numerical failure: {exc}", EXIT_NUMERICAL)
+        return fail(f"NumericalError: {exc}", EXIT_FAILED)
     except VerifyError as exc:
         if debug:
             raise

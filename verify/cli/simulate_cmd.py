@@ -13,7 +13,7 @@ import math
 from collections import Counter
 
 from verify.cli.outputs import output_file
-from verify.errors import InputError
+from verify.errors import InputError, NumericalError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,7 +64,7 @@ def parse_times(text: str | None) -> list[float] | None:
 def run(args: argparse.Namespace) -> int:
     """Load the inputs, simulate, save, print a summary."""
     from verify.data.loaders import load_dataset, load_npz_arrays
-    from verify.simulate import simulate
+    from verify.simulate import nonfinite_state, simulate
 
     out = output_file(args.out, "--out")
     wanted = ".json" if args.backend == "mp" else ".npz"
@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         progress=True if args.progress else None,
     )
+    reason = nonfinite_state(traj)  # the limit backend's W = exp(r) U can overflow: never written as a result
+    if reason is not None:
+        raise NumericalError(reason)
     try:
         if args.backend == "mp":
             from verify.dynamics.mp import write_json
@@ -112,11 +115,12 @@ def run(args: argparse.Namespace) -> int:
     kinds = Counter(e.kind for e in traj.events)
     events = ", ".join(f"{k} {c}" for k, c in sorted(kinds.items())) or "none"
     h, d = traj.W.shape[1], traj.W.shape[2]
+    last = f" (last GD iterate at t = {float(traj.t_end):g})" if float(traj.t_end) != args.t_end else ""
     print(
         f"simulate: backend {traj.params['backend']} ({traj.params['form']}), loss {traj.params['loss']}, "
-        f"n={dataset.n} d={d} h={h}, t_end={traj.t_end:g}"
+        f"n={dataset.n} d={d} h={h}, t_end={args.t_end:g}{last}"
     )
     print(f"  samples: {len(traj.times)}; events: {len(traj.events)} ({events})")
-    print(f"  balancedness drift: {traj.balancedness_drift:.3g}; wall time: {traj.stats.get('wall_time_s', float('nan')):.3f} s")
+    print(f"  balancedness drift: {float(traj.balancedness_drift):.3g}; wall time: {traj.stats['wall_time_s']:.3f} s")
     print(f"  wrote {out}")
     return 0

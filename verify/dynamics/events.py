@@ -389,6 +389,8 @@ class _Engine:
         rejected, null_restarts, cheap, calm = False, 0, False, CHEAP_STEPS
         while s < s_end:
             last = h >= s_end - s
+            if not last:
+                stepper.check_step(h, s, self.t_of(s))
             h = s_end - s if last else h
             order = stepper.ORDER_RK45 if cheap else stepper.ORDER
             res, F = self.attempt(s, z, f, h, cheap)
@@ -396,8 +398,6 @@ class _Engine:
                 h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected, order)
                 rejected = True
                 self.stats["rejected"] += 1
-                if not h >= 1e-15 * max(1.0, abs(s)):  # also catches a NaN step size
-                    raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g}")
                 continue
             if F is None:
                 F = stepper.dense_matrix(self.rhs, s, z, f, res, h)

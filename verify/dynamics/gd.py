@@ -19,7 +19,11 @@ before it, k = floor(t/lr) (t/lr within 1e-9 of an integer counts as that intege
 ``Trajectory.times`` holds the TRUE times k lr of the reported iterates (requested times that
 share a step are reported once, so the times stay strictly increasing);
 ``stats["requested_times"]`` keeps what was asked for and ``stats["max_time_offset"]`` < lr the
-largest t - k lr. A step lr larger than the horizon is an InputError (no step would be taken).
+largest t - k lr. A step lr larger than the horizon is an InputError (no step would be taken), and
+so is a run of more than MAX_STEPS steps (t_end / lr above 1e8: hours of work).
+
+Divergence: iterates or balancedness terms that leave float64 (overflow, NaN) end the run with
+NumericalError; no overflow warning is printed and no non-finite number is returned.
 
 Events: a sign change of P_ij = <x_i, w_j> between consecutive iterates is recorded with
 t = the end time of that step ("activate" for <= 0 -> > 0, "deactivate" the other way); the
@@ -44,6 +48,8 @@ from verify.dynamics.forms import CartesianForm
 from verify.dynamics.limit import as_sample_times
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
+
+MAX_STEPS = 10**8  # about an hour at the benchmark's 35 us per step
 
 
 def _events_between(P_old_pos: np.ndarray, P_new_pos: np.ndarray, t: float, alpha: float) -> list[Event]:
@@ -81,9 +87,10 @@ def solve_gd(
     """Run GD (or SGD with ``batch_size`` < n) with step ``lr`` on the summed loss.
 
     ``W0`` (h, d), ``v0`` (h,): initial weights. ``times``: requested sample times (strictly
-    increasing, >= 0); the iterate after round(t/lr) steps is reported. ``seed`` drives the
-    SGD batches only. ``progress(t, t_end)`` is called about 100 times during the run.
-    ``stats``: steps, sample_steps, sample_times_actual, max_time_offset, lr, batch_size,
+    increasing, >= 0); each is served by the iterate after k = floor(t/lr) steps and the
+    trajectory's times are the true times k lr (module docstring). ``seed`` drives the SGD
+    batches only. ``progress(t, t_end)`` is called about 100 times during the run.
+    ``stats``: steps, sample_steps, requested_times, max_time_offset, lr, batch_size,
     n_events, balancedness_gd_prediction (k, h), balancedness_actual (k, h).
     """
     times = as_sample_times(times)
@@ -114,6 +121,9 @@ def solve_gd(
 
     if lr > float(times[-1]):
         raise InputError(f"lr = {lr:g} is larger than the horizon t_end = {float(times[-1]):g}: GD would take no step")
+    if float(times[-1]) / lr > MAX_STEPS:
+        raise InputError(f"t_end / lr = {float(times[-1]) / lr:.3g} GD steps: more than {MAX_STEPS:.0e}; "
+                         "use a larger lr or the events backend (exact gradient flow)")
     requested = times
     sample_steps = np.unique(steps_at(times, lr))
     times = sample_steps * lr
@@ -135,13 +145,14 @@ def solve_gd(
     pos = P > 0.0
     if field.alpha == 0.0:
         events.extend(Event(0.0, -1, int(j), "dead", 0) for j in np.flatnonzero(~pos.any(axis=0)))
-    with single_thread_blas():
+    with single_thread_blas(), np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
         q = 0
         for k in range(n_steps + 1):
             while q < times.size and sample_steps[q] == k:
                 Ws[q], vs[q], pred[q] = W, v, drift_pred
-                if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v))):
-                    raise NumericalError(f"GD diverged (non-finite weights) by step {k} (t = {k * lr:.6g}); reduce lr")
+                if not (np.all(np.isfinite(W)) and np.all(np.isfinite(v)) and np.all(np.isfinite(drift_pred))):
+                    raise NumericalError(f"GD diverged (weights beyond float64's range) by step {k} "
+                                         f"(t = {k * lr:.6g}); reduce lr")
                 q += 1
             if k == n_steps:
                 break
@@ -170,16 +181,20 @@ def solve_gd(
             if progress is not None and (k + 1) % report_every == 0:
                 progress((k + 1) * lr, t_end)
 
-    w_sq = np.einsum("khd,khd->kh", Ws, Ws)
-    actual = vs * vs - w_sq - c0
-    denom = np.maximum(np.maximum(vs * vs, w_sq), np.finfo(float).tiny)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w_sq = np.einsum("khd,khd->kh", Ws, Ws)
+        actual = vs * vs - w_sq - c0
+        denom = np.maximum(np.maximum(vs * vs, w_sq), np.finfo(float).tiny)
+        drift = float(np.max(np.abs(actual) / denom))
+    if not np.isfinite(drift):
+        raise NumericalError("GD iterates grew beyond float64's range (their squares overflow); reduce lr or the init")
     return Trajectory(
         times=times,
         W=Ws,
         v=vs,
         events=events,
         backend="gd",
-        balancedness_drift=float(np.max(np.abs(actual) / denom)),
+        balancedness_drift=drift,
         stats={
             "steps": n_steps,
             "sample_steps": sample_steps.tolist(),

@@ -29,6 +29,8 @@ import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
 from scipy.integrate._ivp.rk import RK45 as _RK45
 
+from verify.errors import NumericalError
+
 N_STAGES = _dop.N_STAGES
 _A = _dop.A[:N_STAGES, :N_STAGES]
 _B = _dop.B
@@ -41,6 +43,7 @@ _C_EXTRA = _dop.C[N_STAGES + 1 :]
 ORDER = 7  # error exponent -1/(ORDER + 1), as in scipy
 ORDER_RK45 = _RK45.error_estimator_order  # 4: exponent -1/5
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
+MIN_STEP_REL = 1e-15  # a step below MIN_STEP_REL max(1, |s|) barely moves s in float64: the run has failed
 
 Rhs = Callable[[float, np.ndarray], np.ndarray]
 
@@ -59,11 +62,22 @@ def rms(a: np.ndarray) -> float:
     return float(np.sqrt(np.mean(a * a))) if a.size else 0.0
 
 
+def check_step(h: float, s: float, t: float | None = None) -> None:
+    """Raise NumericalError unless h >= MIN_STEP_REL max(1, |s|) (a NaN step fails too): bounds every
+    step-size loop. ``t`` is the time shown in the message (default s)."""
+    if not h >= MIN_STEP_REL * max(1.0, abs(s)):
+        raise NumericalError(f"step size underflow at t = {s if t is None else t:.6g} (step {h:.3g}): the flow is "
+                             "too fast to integrate here (weights or outputs far beyond the data's scale?)")
+
+
 def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: float, atol: np.ndarray) -> float:
-    """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span``."""
+    """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span``; NumericalError
+    (:func:`check_step`) when even the first guess 0.01 ||z0|| / ||f0|| (below ``span``) underflows."""
     scale = atol + np.abs(z0) * rtol
     d0, d1 = rms(z0 / scale), rms(f0 / scale)
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
+    if h0 < span:
+        check_step(h0, s0)
     h0 = min(h0, span)
     f1 = fun(s0 + h0, z0 + h0 * f0)
     d2 = rms((f1 - f0) / scale) / h0

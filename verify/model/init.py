@@ -19,6 +19,7 @@ import numpy as np
 from verify.errors import InputError
 
 LOG_FLOAT64_TINY = math.log(np.finfo(float).tiny)  # about -708.4
+LOG_FLOAT64_MAX = math.log(np.finfo(float).max)  # about 709.8
 
 
 def resolve_log_eps(eps: float | None, log_eps: float | None) -> float:
@@ -87,26 +88,31 @@ class Initialization:
 
     @property
     def eps(self) -> float:
-        """eps as a float (0.0 where it underflows float64)."""
+        """eps as a float (0.0 where it underflows float64, inf where it overflows)."""
+        if self.log_eps > LOG_FLOAT64_MAX:
+            return math.inf
         return math.exp(self.log_eps) if self.log_eps > LOG_FLOAT64_TINY else 0.0
 
     @property
     def representable(self) -> bool:
-        """True when eps * W0 is safely inside float64's normal range."""
-        return self.log_eps > LOG_FLOAT64_TINY + 50.0
+        """True when eps is safely inside float64's normal range: e^-658 < eps < e^659."""
+        return LOG_FLOAT64_TINY + 50.0 < self.log_eps < LOG_FLOAT64_MAX - 50.0
+
+    def _check_representable(self) -> None:
+        if not self.representable:
+            way = "underflows" if self.log_eps < 0.0 else "overflows"
+            raise InputError(f"eps = exp({self.log_eps:.6g}) {way} float64; use the polar (log_eps) form")
 
     @property
     def W(self) -> np.ndarray:
-        """eps * W0; raises where eps underflows float64 (use the polar form instead)."""
-        if not self.representable:
-            raise InputError(f"eps = exp({self.log_eps:.6g}) underflows float64; use the polar (log_eps) form")
+        """eps * W0; InputError where eps leaves float64 (use the polar form with log_eps instead)."""
+        self._check_representable()
         return self.eps * self.W0
 
     @property
     def v(self) -> np.ndarray:
         """eps * v0 (see ``W``)."""
-        if not self.representable:
-            raise InputError(f"eps = exp({self.log_eps:.6g}) underflows float64; use the polar (log_eps) form")
+        self._check_representable()
         return self.eps * self.v0
 
     @property

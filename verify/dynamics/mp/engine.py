@@ -36,6 +36,7 @@ from verify.dynamics.mp.field import MpField, MpMode
 from verify.dynamics.mp.integrator import F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, f64_bound, mp_orders, step_size, tail_error
 from verify.dynamics.mp.num import mpfr
 from verify.dynamics.mp.series import Recurrence
+from verify.dynamics.stepper import check_step
 from verify.errors import NumericalError
 from verify.trajectory import Event
 
@@ -488,8 +489,8 @@ class Engine:
             st0, a, h_max, pre, keep, x_est = self.prepare(cols, remaining)
             frac = min(1.0, x_est * (1 + EST_MARGIN) + 1e-12)
             hstep = h_max * mpfr(frac) if frac < 1 else h_max
-            if not hstep > 0:  # a NaN or zero step would never reach t_end
-                raise NumericalError(f"step size {hstep} at t = {float(t):.6g}: the Taylor series is not finite here")
+            if not h_max >= remaining:  # the series' own step (not an event's cut) must advance t: else the run has failed
+                check_step(h_max, t)
             last = hstep >= remaining
             if frac < 1:
                 keep = pre.screen(float(hstep), keep)
