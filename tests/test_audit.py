@@ -11,7 +11,8 @@ import pytest
 import sympy
 
 from verify import geometry
-from verify.audit import Audit, audit, harmonic
+from verify.audit import Audit, audit
+from properties.min2024_early_alignment.audit import harmonic
 from verify.data.dataset import Dataset
 from verify.errors import InputError
 from verify.exact import exact_sign_structure, near_zero_pairs
@@ -172,7 +173,7 @@ def test_toy4_init_anchors():
     assert a.m_min == a.zeta2 and a.m_max == pytest.approx(a.xi)
     assert a.h == 8 and a.W_max == pytest.approx(1.0) and a.balanced and a.assumption2
     assert a.T_Pmax <= a.t1 and a.t1_dead_path <= a.t1
-    assert a.T_Pmax == pytest.approx(a.delta_t(1) * (harmonic(2) + 0.5 + harmonic(1)))
+    assert a.T_Pmax == pytest.approx(a.delta_t_coef * (harmonic(2) + 0.5 + harmonic(1)))
     assert a.alpha_rate == pytest.approx(math.cos(0.6) ** 2 / 32)
     assert a.eps_satisfies is False and a.eps_satisfies_printed is False
     ok = audit(toy4(), W0, v0, log_eps=-10000.0)
@@ -272,7 +273,7 @@ def test_n_equals_one_flags_t1_zero():
     a = audit(ds, np.array([[math.cos(1.0), math.sin(1.0)]]), np.array([1.0]), eps=1e-6)
     assert a.t1 == 0.0 and a.mu == 1.0
     n1 = {e.id: e for e in a.errata}["N1"]
-    assert n1.applies and n1.values["t1_dead_path"] == pytest.approx(a.delta_t(1))
+    assert n1.applies and n1.values["t1_dead_path"] == pytest.approx(a.delta_t_coef)
     assert any(f.name.startswith("n >= 2") and f.holds is False for f in a.assumptions)
 
 
@@ -374,5 +375,100 @@ def test_to_dict_round_trips_json_with_contract_keys():
     for key in ("n", "d", "mu", "orthogonally_separable", "X_min", "X_max", "zeta1", "xi", "t1", "zeta2", "eps_required"):
         assert key in d
     assert d["eps_required"] == 0.0 and d["log10_eps_required"] == pytest.approx(-4298.81, abs=0.01)
-    assert d["delta_t"]["1"] == pytest.approx(a.delta_t(1))
+    assert d["delta_t"]["1"] == pytest.approx(a.delta_t_coef)
     assert all({"name", "holds", "value", "threshold", "margin", "source"} <= set(f) for f in d["assumptions"])
+
+
+# Homogeneity degree of each audited number in the data scale s (X -> s X): value(s X) = s^k value(X).
+DEGREE = {
+    "X_min": 1, "X_max": 1, "x_plus": 1, "x_minus": 1, "alpha_rate": 1,
+    "t1": -1, "t1_dead_path": -1, "T_Pmax": -1, "T_Pmax_plus": -1, "T_Pmax_minus": -1, "delta_t_coef": -1,
+    "t1_min": -1, "t1_max": -1, "T_eps": -1,
+    "mu": 0, "zeta1_sup": 0, "zeta1": 0, "xi": 0, "rho_plus": 0, "rho_minus": 0, "min_same_label_cos": 0,
+    "max_opposite_label_cos": 0, "m": 0, "mm": 0, "c_star": 0, "zeta2": 0, "W_max": 0, "imbalance": 0, "log_eps2": 0,
+}
+LOG_SHIFT = ("log_eps_L3", "log_eps1", "log_eps1_printed")  # ln(...) - ln s
+SIGNS = ("orthogonally_separable", "assumption1", "mu_exact", "mu_pair", "near_zero_pairs", "sign_disagreements")
+
+
+def _audits(power: int, with_init: bool) -> tuple[Audit, Audit]:
+    """The audit of X and of X * 2^power (exact scaling), with warnings as errors."""
+    import warnings
+
+    ds = random_assumption1(4, 3, 3, seed=2)
+    W0, v0 = (toy4_init()[0] @ np.eye(2, 3), toy4_init()[1]) if with_init else (None, None)
+    kw = {"eps": 1e-6} if with_init else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return audit(ds, W0, v0, **kw), audit(Dataset(np.ldexp(ds.X, power), ds.y), W0, v0, **kw)
+
+
+@pytest.mark.parametrize("power", [-1015, -700, -200, 200, 700, 1015])
+@pytest.mark.parametrize("with_init", [False, True])
+def test_every_number_scales_with_its_degree_or_is_null_beyond_float64(power, with_init):
+    """Data are scale-free (DESIGN.md, Clarifications): each quantity is s^k times the unscaled one,
+    computed without under- or overflow; it is null (reason under na) only where s^k value lies
+    beyond float64. Signs, mu and cones are unchanged."""
+    base, scaled = _audits(power, with_init)
+    b, s = base.to_dict(), scaled.to_dict()
+    for key in SIGNS:
+        assert s[key] == b[key], key
+    for key, k in DEGREE.items():
+        if b[key] is None:
+            assert s[key] is None, key
+            continue
+        want = np.asarray(b[key], dtype=float)
+        if s[key] is None:
+            assert np.max(np.log2(np.abs(want[want != 0]))) + k * power > 1023, key
+            assert "beyond the float64 range" in s["na"][key], key
+            continue
+        np.testing.assert_allclose(np.ldexp(np.asarray(s[key], dtype=float), -k * power), want, rtol=1e-12, atol=0,
+                                   err_msg=key)
+    for key in LOG_SHIFT:
+        if b[key] is not None:
+            assert s[key] == pytest.approx(b[key] - power * math.log(2.0), rel=1e-12), key
+
+
+def test_mu_and_signs_do_not_depend_on_each_rows_own_scale():
+    """mu, orthogonal separability and every exact sign are invariant under x_i -> 2^k_i x_i for any
+    k_i, tiny and huge rows mixed (cosines are formed from rows divided by their max-abs first)."""
+    import warnings
+
+    ds = random_assumption1(4, 4, 3, seed=4)
+    powers = np.array([-1000, 1000, -3, 0, 990, -990, 500, -500])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a, b = audit(ds).to_dict(), audit(Dataset(np.ldexp(ds.X, powers[:, None]), ds.y)).to_dict()
+        assert near_zero_pairs(np.ldexp(ds.X, powers[:, None])) == near_zero_pairs(ds.X)
+    for key in SIGNS:
+        assert a[key] == b[key], key
+    assert b["mu"] == a["mu"] and b["min_same_label_cos"] == pytest.approx(a["min_same_label_cos"], rel=1e-14)
+
+
+def test_quotient_has_no_intermediate_under_or_overflow():
+    from verify.audit import quotient
+
+    assert quotient(1.0, 1e-300, 1e-300, 1e300) == pytest.approx(1e300, rel=1e-15)
+    assert quotient(1e300, 1e-100, 1e200) == pytest.approx(1e200, rel=1e-15)  # 1e300 / 1e-100 alone overflows
+    assert quotient(1.0, 5e-324) == math.inf and quotient(-1.0, 5e-324) == -math.inf
+    assert quotient(1e-300, 1e300) == 0.0
+
+
+@pytest.mark.parametrize("scale", [1e308, 1e-310, 1e-323])
+def test_extreme_scales_with_an_init_give_no_error_and_no_contradiction(scale):
+    """Near the float64 limits the audit neither raises (ZeroDivisionError was exit 4) nor warns, and
+    T(eps) = ln(1/(sqrt(h) eps)) / (4 n X_max) stays positive for eps < 1/sqrt(h) (it overflowed to 0)."""
+    import warnings
+
+    ds = random_assumption1(3, 3, 2, seed=1)
+    W0, v0 = toy4_init()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = audit(Dataset(ds.X / ds.X_max * scale, ds.y), W0, v0, eps=1e-6)
+    json.dumps(a.to_dict(), allow_nan=False)
+    assert a.orthogonally_separable and a.mu > 0.0
+    assert a.T_eps is None or a.T_eps > 0.0
+    assert next(f for f in a.assumptions if f.name.startswith("T(eps)")).holds is not False
+    for key in ("t1", "t2", "delta_t_coef", "alpha_rate"):
+        value = getattr(a, key)
+        assert (value is None and "float64 range" in a.na[key]) or (math.isfinite(value) and value > 0.0), key

@@ -1,5 +1,5 @@
 """Seed 004 catalogue, sheet sections 2.A-2.D: every claim meets its expected verdict, and the
-shared measurements of :mod:`verify.claims.patterns` give the right answers on hand-built
+shared measurements of :mod:`properties.min2024_early_alignment.patterns` give the right answers on hand-built
 states and trajectories."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from properties.min2024_early_alignment.activation_patterns import monotone_patt
 from properties.min2024_early_alignment.conic_geometry import lemma7_margin, lemma8_margin
 from properties.min2024_early_alignment.invariants import eq46_margin
 from properties.min2024_early_alignment.small_init import lemma4_margin, lemma4_theorem_scale
-from verify.claims import patterns as pat
+from properties.min2024_early_alignment import patterns as pat
 from verify.claims.run import execute
 from verify.data import generators as gen
 from verify.data.dataset import Dataset

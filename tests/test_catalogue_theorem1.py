@@ -1,5 +1,5 @@
 """Seed 004 Theorem 1 claims (sheet sections 2.E-2.I, properties/min2024_early_alignment/): every claim reaches its expected verdict
-in the ci budget, and the measurement helpers (verify/claims/theorem_measures.py) give known answers."""
+in the ci budget, and the measurement helpers (properties/min2024_early_alignment/measures.py) give known answers."""
 
 import math
 
@@ -19,7 +19,7 @@ from properties.min2024_early_alignment import (
 )
 from properties.min2024_early_alignment.theorem1_part1 import p3_scenario, p9_scenario, toy4_scenario
 from verify.audit import audit
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.run import execute
 from verify.data import generators as gen
 from verify.dynamics.field import NetworkField

@@ -275,14 +275,14 @@ def test_plain_renderer_readable() -> None:
     import io
 
     from verify.audit import audit
-    from verify.cli.audit_cmd import SECTIONS, _print_plain, summary_lines
+    from verify.cli.audit_cmd import _print_plain, audit_sections, summary_lines
     from verify.data.dataset import Dataset
 
     X, y = make_data()
     a = audit(Dataset(X, y), np.eye(3), np.ones(3), eps=1e-3)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        _print_plain("header", [(t, h, fn(a)) for t, h, fn in SECTIONS], summary_lines(a))
+        _print_plain("header", audit_sections(a), summary_lines(a))
     text = buf.getvalue()
     for word in ("Data geometry", "Initialisation", "Assumptions", "Errata", "mu", "zeta2", "R8"):
         assert word in text
@@ -293,3 +293,69 @@ def test_help_lists_options() -> None:
     assert proc.returncode == 0
     for opt in ("--json", "--init", "--eps", "--log-eps", "--alpha"):
         assert opt in proc.stdout
+
+
+def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``verify ...`` in-process with warnings as errors: (exit code, stdout, stderr)."""
+    import warnings
+
+    from verify.cli.main import main
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("W, v, fragment", [
+    (np.array([[1.0, np.inf, 0.0]]), np.ones(1), "init W[0, 1] is non-finite (inf)"),
+    (np.ones((2, 3)), np.array([1.0, np.nan]), "init v[1] is non-finite (nan)"),
+    (np.full((1, 3), 1.5e308), np.ones(1), "overflows float64"),
+    (np.ones((1, 3)) + 1j, np.ones(1), "real numbers"),
+    (np.array([None, 1.0], dtype=object), np.ones(2), "object arrays"),
+    (np.ones((2, 3)), np.ones((2, 2)), "init shapes must be W (h, d) and v (h,)"),
+    (np.ones((0, 3)), np.ones(0), "no neurons"),
+    (None, None, "not a .npz archive (not a zip archive)"),
+])
+def test_init_defects_exit_2_with_one_line_naming_the_cause(data_files, capsys, W, v, fragment):
+    init = data_files["dir"] / "bad_init.npz"
+    if W is None:
+        init.write_text("W,v\n1,2\n")
+    else:
+        np.savez(init, W=W, v=v)
+    code, out, err = _main(["audit", str(data_files["npz"]), "--init", str(init)], capsys)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("verify: error: ") and fragment in err and str(init) in err
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e200, 1e300, 1e305, 1e308, 2.0**-1060])
+@pytest.mark.parametrize("fmt", ["npz", "csv"])
+def test_scaled_data_audit_the_same_without_warnings(data_files, capsys, scale, fmt):
+    """`verify audit` of s X (tiny, huge, near the float64 limit, subnormal): exit 0, no warning,
+    mu, orthogonal separability, Assumption 1 and the cones (rho+-, zeta1) those of X; every number
+    finite, or null with the reason."""
+    X, y = make_data()
+    X = X / np.linalg.norm(X, axis=1).max()  # X_max = 1, so that X_max = s after scaling
+    runs = {}
+    for name, data in (("base", X), ("scaled", X * scale)):
+        path = data_files["dir"] / f"{name}.{fmt}"
+        if fmt == "npz":
+            np.savez(path, X=data, y=y)
+        else:
+            path.write_text("".join(",".join(map(repr, [*map(float, row), float(lab)])) + "\n" for row, lab in zip(data, y)))
+        out_json = data_files["dir"] / f"{name}.json"
+        code, _, err = _main(["audit", str(path), "--json", str(out_json)], capsys)
+        assert code == 0 and err == ""
+        runs[name] = json.loads(out_json.read_text())
+    base, got = runs["base"], runs["scaled"]
+    rel = 1e-3 if scale < 1e-300 else 1e-12  # subnormal entries keep only ~20 bits
+    for key in ("orthogonally_separable", "assumption1", "sign_disagreements", "n", "d"):
+        assert got[key] == base[key], key
+    for key in ("mu", "rho_plus", "rho_minus", "zeta1_sup", "min_same_label_cos"):
+        assert got[key] == pytest.approx(base[key], rel=rel), key
+    assert got["X_max"] == pytest.approx(scale, rel=1e-12)
+    for key, value in got.items():
+        assert not (isinstance(value, str) and value in ("inf", "-inf", "nan")), key
+        if value is None and base[key] is not None and key != "delta_t":  # delta_t is derived from delta_t_coef
+            assert "beyond the float64 range" in got["na"][key], key

@@ -11,7 +11,13 @@ from scipy.optimize import minimize
 from verify import Dataset, InputError
 from verify.data import generators as g
 from verify.data.digits import digits_pair, greedy_assumption1_subset
-from verify.geometry import assumption1, mu, orthogonally_separable
+from verify.geometry import mu, orthogonally_separable
+
+
+def assumption1(ds: Dataset) -> bool:
+    """004 Assumption 1: mu > 0."""
+    return mu(ds) > 0.0
+
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 norm_ranges = st.tuples(st.floats(0.1, 3.0), st.floats(0.0, 3.0)).map(lambda t: (t[0], t[0] + t[1]))

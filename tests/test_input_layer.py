@@ -99,7 +99,7 @@ def test_subnormal_rows_are_valid_data():
 
 
 def test_only_an_exactly_zero_row_is_zero_and_an_overflowing_norm_is_refused():
-    with pytest.raises(InputError, match="row 1 is the zero vector"):
+    with pytest.raises(InputError, match="row 1: the zero vector"):
         Dataset([[1.0, 0.0], [0.0, 0.0]], [1, -1])
     with pytest.raises(InputError, match="beyond the float64 range"):
         Dataset([[1.5e308, 1.5e308], [1.0, 0.0]], [1, -1])

@@ -35,7 +35,7 @@ def test_csv_with_and_without_header(tmp_path):
         ("ragged.csv", b"1,2,1\n1,-1\n", "line 2 has 2 columns"),
         ("empty.csv", b"", "no data rows"),
         ("onecol.csv", b"1\n-1\n", "at least one feature"),
-        ("labels.csv", b"1,2,3\n", "labels must be"),
+        ("labels.csv", b"1,2,3\n", "line 1, column 3: label 3.0 is not -1 or"),
         ("nan.csv", b"nan,2,1\n", "non-finite"),
         ("zero.csv", b"0,0,1\n", "zero vector"),
         ("data.txt", b"1,2,1\n", "unsupported data format"),
@@ -76,3 +76,59 @@ def test_generated_source():
 def test_generated_source_errors(spec, fragment):
     with pytest.raises(InputError, match=fragment):
         load_dataset(spec)
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        (b"a,b,y\n\n1,2,1\n\n3,nan,-1\n", "line 5, column 2: non-finite value 'nan'"),
+        (b"a,b,y\n\n1,2,1\n\n3,4,2\n", "line 5, column 3: label 2.0 is not -1 or +1"),
+        (b"a,b,y\n\n1,2,1\n\n0,0,-1\n", "line 5: the zero vector"),
+        (b"1,2,1\n1.5e308,1.5e308,-1\n", "line 2: Euclidean norm beyond the float64 range"),
+        (b"1,2,1\n1e400,1,-1\n", "line 2, column 1: '1e400' is beyond the float64 range"),
+        (b"1,2,1\n1e-400,1,-1\n", "line 2, column 1: '1e-400' underflows float64 to 0"),
+        (b"1_000,2,1\n", "line 1, column 1: non-numeric cell '1_000'"),
+        ("\uff11,2,1\n".encode(), "line 1, column 1: non-numeric cell"),
+        (b"\xff\xfe1,2\n", "not UTF-8 text"),
+    ],
+)
+def test_csv_value_errors_name_the_files_line_and_column(tmp_path, content, fragment):
+    """Every rule on a cell's value names the physical line (blank lines and the header counted) and
+    the column; no value is silently changed (an underflow to 0 or Python's '1_000' is refused)."""
+    path = tmp_path / "d.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        load_dataset(path)
+    message = str(info.value)
+    assert fragment in message and "np.float64" not in message and "\n" not in message
+
+
+def test_csv_keeps_every_value_exactly(tmp_path):
+    """Decimal cells are read as the nearest float64 (tiny, subnormal and huge ones included)."""
+    cells = ["4.9e-324", "-2.2250738585072014e-308", "1e-300", "1.7976931348623157e308", "0.1"]
+    path = tmp_path / "d.csv"
+    path.write_text("".join(f"{c},{1 if k % 2 else -1}\n" for k, c in enumerate(cells)))
+    np.testing.assert_array_equal(load_dataset(path).X[:, 0], [float(c) for c in cells])
+
+
+def test_npz_member_that_is_not_an_npy_array(tmp_path):
+    """A zip whose X.npy is not a .npy file (numpy returns its raw bytes) names the member, not a dtype."""
+    import zipfile
+
+    path = tmp_path / "d.npz"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("X.npy", b"garbage")
+        zf.writestr("y.npy", b"junk")
+    with pytest.raises(InputError, match=r"member X\.npy of the archive is not a \.npy array"):
+        load_dataset(path)
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9])
+def test_truncated_npz_is_not_readable(tmp_path, cut):
+    path = tmp_path / "d.npz"
+    np.savez(path, X=np.ones((3, 2)), y=np.array([1.0, -1.0, 1.0]))
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * cut)])
+    with pytest.raises(InputError, match="not a readable .npz archive") as info:
+        load_dataset(path)
+    assert "pickle" not in str(info.value)

@@ -10,11 +10,12 @@ import sympy as sp
 
 from verify.errors import InputError
 from verify.symbolic import (
-    SYMBOLIC_CLAIMS, Claim, Piece, SymbolicResult, decide_inequality, get_claim, prove_identity,
-    prove_nonneg, recheck_witness, run_all, scan_integer_inequality,
+    Claim, Piece, SymbolicResult, decide_inequality, prove_identity, prove_nonneg, recheck_witness,
+    scan_integer_inequality,
 )
-from verify.symbolic import claims_inequalities as Q
-from verify.symbolic import claims_paths as P
+from properties.min2024_early_alignment.scalar_lemmas import SYMBOLIC_CLAIMS, get_claim, run_all
+from properties.min2024_early_alignment.scalar_lemmas import inequalities as Q
+from properties.min2024_early_alignment.scalar_lemmas import paths as P
 from verify.symbolic.result import refuted
 from verify.symbolic.witness import substitution_witness
 from verify.verdicts import Verdict
@@ -157,7 +158,7 @@ def test_s10_ratio_beyond_equality_is_refuted():
 def test_s15_xi_bound_has_teeth():
     """xi = mu (a stronger, false Lemma 9 constant) is refuted, and the upper half without its
     hypothesis <c, z2> <= 0 is not provable: the PROVED verdict rests on both."""
-    from verify.symbolic import claims_identities as I
+    from properties.min2024_early_alignment.scalar_lemmas import identities as I
     from verify.symbolic.signs import prove_nonneg_symbolic
 
     assert I.check_s15_xi(_claim()).verdict is Verdict.PROVED

@@ -19,6 +19,8 @@ from typing import Any, Sequence
 import mpmath
 import numpy as np
 
+from verify.data.dataset import unit_rows
+
 EXACT_BUDGET = 200_000  # n * n * d elementary products allowed for the exact pass
 NEAR_ZERO_ULPS = 64  # rounding-error multiplier of the float64 sign-flip test
 UNIT_ROUNDOFF = 2.0**-53
@@ -145,9 +147,10 @@ def near_zero_pairs(X: np.ndarray, ulps: int = NEAR_ZERO_ULPS) -> list[tuple[int
     """Pairs i < j whose float64 ``<x_i, x_j>`` could have the wrong sign.
 
     Flags |fl<x_i, x_j>| <= max(ulps, 2 d) * u * sum_k |x_ik x_jk| (u = 2^-53): the standard
-    forward error bound of a length-d dot product, widened to ``ulps`` units of roundoff.
+    forward error bound of a length-d dot product, widened to ``ulps`` units of roundoff. Rows are
+    first divided by their size (``unit_rows``; signs do not change), so no product under- or overflows.
     """
-    X = np.asarray(X, dtype=float)
+    X = unit_rows(np.asarray(X, dtype=float))
     G = X @ X.T
     A = np.abs(X) @ np.abs(X).T
     tol = max(ulps, 2 * X.shape[1]) * UNIT_ROUNDOFF * A

@@ -1,4 +1,4 @@
-"""Static geometry of seed 004 (Min, Mallada & Vidal 2024), section 1 of the claim sheet.
+"""Static geometry of a dataset: cosines, sign structure, activation regions and cones.
 
 Data are rows of ``X``; cones are tested with the strict-sign convention of sigma'(0) = 0:
 a point with <x_i, z> = 0 is *inactive*.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import nnls
 
-from verify.data.dataset import Dataset, unit_rows
+from verify.data.dataset import Dataset, from_scaled, prescale_rows, scaled_row_sum, unit_rows
 
 _unit_rows = unit_rows  # every direction in this module is computed scale-free (rows over their max-abs first)
 
@@ -21,17 +21,12 @@ def cosine_gram(ds: Dataset) -> np.ndarray:
 
 
 def mu(ds: Dataset) -> float:
-    """mu = min_{i,j} cos(y_i x_i, y_j x_j) (seed 004 Assumption 1; i = j included, so mu <= 1)."""
+    """mu = min_{i,j} cos(y_i x_i, y_j x_j) (i = j included, so mu <= 1)."""
     return float(cosine_gram(ds).min())
 
 
-def assumption1(ds: Dataset) -> bool:
-    """Seed 004 Assumption 1: mu > 0 (same-label pairs positively, opposite negatively correlated)."""
-    return mu(ds) > 0.0
-
-
 def orthogonally_separable(ds: Dataset) -> bool:
-    """Seed 000's definition: y_i y_j <x_i, x_j> > 0 for same labels and <= 0 for opposite labels."""
+    """Orthogonal separability: y_i y_j <x_i, x_j> > 0 for same labels and <= 0 for opposite labels."""
     U = ds.y[:, None] * ds.unit  # signs of <x_i, x_j> do not depend on the rows' scales
     G = U @ U.T
     same = np.equal.outer(ds.y, ds.y)
@@ -39,8 +34,13 @@ def orthogonally_separable(ds: Dataset) -> bool:
 
 
 def preactivations(ds: Dataset, W: np.ndarray) -> np.ndarray:
-    """P_ij = <x_i, w_j> for W of shape (h, d) (or a single vector of shape (d,))."""
-    return ds.X @ np.atleast_2d(W).T
+    """P_ij = <x_i, w_j> = 2^(k_i + l_j) <b_i, c_j> for W of shape (h, d) (or a single vector of shape
+    (d,)), with x_i = 2^k_i b_i, w_j = 2^l_j c_j prescaled: nothing under- or overflows in between
+    (+-inf only where <x_i, w_j> itself exceeds float64)."""
+    B, k = prescale_rows(ds.X)
+    C, l = prescale_rows(np.atleast_2d(np.asarray(W, dtype=float)))
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(B @ C.T, k[:, None] + l[None, :])
 
 
 def activation_pattern(ds: Dataset, w: np.ndarray, tol: float = 0.0) -> np.ndarray:
@@ -84,49 +84,8 @@ def in_cone_K(ds: Dataset, z: np.ndarray, rtol: float = 1e-10) -> bool:
 
 
 def x_a(ds: Dataset, w: np.ndarray, alpha: float = 0.0) -> np.ndarray:
-    """x_a(w) = sum_i sigma'(<x_i, w>) y_i x_i (seed 004 eq. (5); leaky reading R4)."""
+    """x_a(w) = sum_i sigma'(<x_i, w>) y_i x_i (leaky slope alpha where <x_i, w> <= 0)."""
     slope = np.where(ds.unit @ _unit_rows(np.asarray(w, dtype=float))[0] > 0.0, 1.0, alpha)
-    return slope @ ds.signed
+    return from_scaled(*scaled_row_sum(slope, ds.signed))  # inf only where x_a itself exceeds float64
 
 
-def zeta1_sup(ds: Dataset) -> float:
-    """Exact sup of valid zeta1 (Lemma 8): min(min_i y_i cos(x+, x_i), min_i -y_i cos(x-, x_i))^2.
-
-    The cap S^zeta_x (half-angle arcsin sqrt(zeta)) lies in {y_i <x_i, z> > 0} iff
-    sqrt(zeta) < y_i cos(x, x_i). Returns 0.0 when a class is missing or a cosine is <= 0.
-    """
-    if not ds.both_classes:
-        return 0.0
-    rho_plus = float(np.min(ds.y * (ds.unit @ ds.class_direction(+1))))
-    rho_minus = float(np.min(-ds.y * (ds.unit @ ds.class_direction(-1))))
-    rho = min(rho_plus, rho_minus)
-    return rho * rho if rho > 0.0 else 0.0
-
-
-def c_star(ds: Dataset, W0: np.ndarray, signs: np.ndarray) -> float:
-    """max( cos(w_j, x-) over s_j = +1, cos(w_j, x+) over s_j = -1 ) (Assumption 2: < 1).
-
-    An empty class sum (x+- = 0) contributes -inf (the condition is vacuous).
-    """
-    W0 = np.atleast_2d(np.asarray(W0, dtype=float))
-    signs = np.asarray(signs, dtype=float)
-    Wn = _unit_rows(W0)
-    best = -np.inf
-    for s, label in ((1.0, -1), (-1.0, +1)):
-        target = ds.class_direction(label)
-        sel = signs == s
-        if np.any(target != 0.0) and sel.any():
-            best = max(best, float(np.max(Wn[sel] @ target)))
-    return best
-
-
-def zeta2(ds: Dataset, W0: np.ndarray, signs: np.ndarray) -> float:
-    """Largest valid zeta2 (eq. (26)): 1 - max(c_star, 0)^2."""
-    c = c_star(ds, W0, signs)
-    return 1.0 - max(c, 0.0) ** 2
-
-
-def xi(ds: Dataset) -> float:
-    """A valid xi for Lemma 9: mu^2 (sheet section 1.9; essentially tight)."""
-    m = mu(ds)
-    return m * m if m > 0.0 else 0.0

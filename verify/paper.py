@@ -1,8 +1,10 @@
 """Papers as plug-ins (DESIGN.md section 6): the engine knows no paper.
 
 A :class:`Paper` bundles one paper's claims with what the report needs to present them: its title
-and source, its audit quantities (a callable ``audit(dataset, W0=None, v0=None) -> dict``), its
-blueprint (the lemma graph its claims hang on), its errata and its experiments. Papers are found
+and source, its audit quantities (a callable ``audit(base: verify.Audit) -> verify.PaperAudit``, run by
+:func:`verify.audit` on top of the generic data geometry), its named horizons (``{"t1": lambda audit:
+audit.t1}``: a claim may say ``horizon="t1"``), its blueprint (the lemma graph its claims hang on), its
+errata and its experiments. Papers are found
 through the entry-point group ``verify.papers``; each entry point names a ``Paper`` object::
 
     [project.entry-points."verify.papers"]
@@ -14,7 +16,7 @@ reported exactly like them (:mod:`verify.claims.registry`).
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from verify.claims.model import Claim
@@ -81,15 +83,16 @@ class Erratum:
 
 @dataclass(frozen=True, eq=False)
 class Paper:
-    """One paper as a plug-in: ``Paper(id, title, claims, *, source=None, audit=None, blueprint=None,
-    errata=(), experiments=())``. ``id`` is the seed number for the built-in papers."""
+    """One paper as a plug-in: ``Paper(id, title, claims, *, source=None, audit=None, horizons={},
+    blueprint=None, errata=(), experiments=())``. ``id`` is the seed number for the built-in papers."""
 
     id: str
     title: str
     claims: Sequence[Claim]
     _: KW_ONLY
     source: str | None = None
-    audit: Callable[..., Mapping[str, Any]] | None = None
+    audit: Callable[[Any], Any] | None = None
+    horizons: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
     blueprint: Blueprint | None = None
     errata: Sequence[Erratum] = ()
     experiments: Sequence[Any] = ()
@@ -117,6 +120,15 @@ class Paper:
         strays = [f"{e.id} -> {cid}" for e in self.errata for cid in e.claims if cid not in ids]
         if strays:
             raise InputError(f"paper {self.id}: errata name claims it does not hold: {', '.join(strays[:5])}")
+        if self.audit is not None and not callable(self.audit):
+            raise InputError(f"paper {self.id}: audit must be a callable audit(base) -> verify.PaperAudit")
+        bad_h = [k for k, fn in dict(self.horizons).items() if not (isinstance(k, str) and k and callable(fn))]
+        if bad_h:
+            raise InputError(f"paper {self.id}: horizons must map names to callables audit -> time, got {bad_h[0]!r}")
+        unnamed = sorted({c.horizon for c in claims if isinstance(c.horizon, str)} - set(self.horizons))
+        if unnamed:
+            raise InputError(f"paper {self.id}: claims use horizon names it does not define: {', '.join(unnamed)}")
+        object.__setattr__(self, "horizons", dict(self.horizons))
         object.__setattr__(self, "claims", claims)
         object.__setattr__(self, "errata", tuple(self.errata))
         object.__setattr__(self, "experiments", tuple(self.experiments))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from hypothesis import strategies as st
@@ -154,51 +154,29 @@ def make_init(kind: str, h: int, d: int, log_eps: float, seed: int) -> Initializ
     raise InputError(f"unknown init family {kind!r}; choose one of {', '.join(INIT_KINDS)}")
 
 
-EPS_MODES = ("required", "required_printed", "eps1", "eps1_printed")
-"""String values of ``scenario(eps=...)``: eps chosen from the drawn data and base init (004 eq. (28)).
+@dataclass(frozen=True)
+class EpsRule:
+    """A rule that picks ln eps from the drawn data and eps-free base init (a paper's theorem scale):
+    ``log_eps(dataset, init) -> (value, reason)``, value None where the rule is undefined for the case.
+    ``name`` is recorded in the scenario's ``params["eps_mode"]``."""
 
-- ``"required"``: ln eps = the audit's ``log_eps_required`` = ln min(eps1 (c = 8), eps2), min reading of
-  zeta (errata R8, R9): the theorem scale;
-- ``"required_printed"``: the printed reading (zeta = max{zeta1, zeta2}, c = 4);
-- ``"eps1"`` / ``"eps1_printed"``: only the first term of (28), eps1 with c = 8 / c = 4 (min reading of
-  zeta), capped by Lemma 3's eps_L3; the scale at which eq. (29) follows from Lemma 3 alone.
-"""
-
-
-def required_log_eps(ds: Dataset, init: Initialization, mode: str = "required") -> tuple[float | None, str]:
-    """ln eps for an ``EPS_MODES`` mode, from the audit of (data, eps-free base init); (None, reason) if undefined."""
-    from verify.audit import audit  # local: audit imports the model layer, not this module
-
-    if mode not in EPS_MODES:
-        raise InputError(f"unknown eps mode {mode!r}; choose one of {', '.join(EPS_MODES)} or give a range")
-    report = audit(ds, init.W0, init.v0, log_eps=0.0)
-    if mode == "required":
-        value = report.log_eps_required
-    elif mode == "required_printed":
-        value = report.log_eps_required_printed
-    else:
-        key = "log_eps1_c8" if mode == "eps1" else "log_eps1_c4"
-        raw = report.readings.get("min", {}).get(key)
-        value = None if raw is None or report.log_eps_L3 is None else min(raw, report.log_eps_L3)
-    if value is None or not math.isfinite(value):
-        why = report.na.get("eps_required") or report.readings.get("min", {}).get("undefined") or "undefined"
-        return None, f"eps mode {mode!r} undefined: {why}"
-    return float(value), f"eps mode {mode!r}"
+    name: str
+    log_eps: Callable[[Dataset, Initialization], tuple[float | None, str]]
 
 
 EPS_FALLBACK_LOG = -50.0  # ln eps used when an eps mode is undefined for the drawn case (recorded in params)
 
 
 def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tuple[int, int] = (2, 8),
-             d: tuple[int, int] = (2, 4), h: tuple[int, int] = (2, 6), eps: tuple[float, float] | str = (1e-6, 1e-2),
+             d: tuple[int, int] = (2, 4), h: tuple[int, int] = (2, 6), eps: tuple[float, float] | EpsRule = (1e-6, 1e-2),
              loss: str = "exp", alpha: float = 0.0, mu: tuple[float, float] = (0.05, 0.95),
              eps_offset: float = 0.0) -> st.SearchStrategy[Scenario]:
     """Strategy of :class:`Scenario` (the DESIGN.md contract); arguments are validated eagerly.
 
-    ``eps`` is a range (log-uniform decades) or one of :data:`EPS_MODES` (e.g. ``"required"``: ln eps
-    is the audit's ln eps_required for the drawn data and base init, minus ``eps_offset`` >= 0). When
-    the mode is undefined for a drawn case (mu <= 0, zeta2 = 0, ...), ln eps = ``EPS_FALLBACK_LOG`` and
-    ``params["eps_mode_undefined"]`` says why (claims should treat such examples as vacuous).
+    ``eps`` is a range (log-uniform decades) or an :class:`EpsRule` (a paper's theorem scale for the drawn
+    data and base init, minus ``eps_offset`` >= 0). When the rule is undefined for a drawn case,
+    ln eps = ``EPS_FALLBACK_LOG`` and ``params["eps_mode_undefined"]`` says why (claims should treat such
+    examples as vacuous).
     """
     if data not in DATA_KINDS:
         raise InputError(f"unknown data family {data!r}; choose one of {', '.join(DATA_KINDS)}")
@@ -207,9 +185,9 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
     get_loss(loss)
     alpha = check_alpha(alpha)
     widths = _int_range("h", h, 1)
-    eps_mode = eps if isinstance(eps, str) else None
-    if eps_mode is not None and eps_mode not in EPS_MODES:
-        raise InputError(f"unknown eps mode {eps_mode!r}; choose one of {', '.join(EPS_MODES)} or give a range")
+    eps_mode = eps if isinstance(eps, EpsRule) else None
+    if isinstance(eps, str):
+        raise InputError(f"unknown eps {eps!r}: give a (lo, hi) range or a verify.scenarios.EpsRule")
     if not (math.isfinite(eps_offset) and eps_offset >= 0.0):
         raise InputError(f"eps_offset must be a finite number >= 0, got {eps_offset!r}")
     log_eps = st.just(0.0) if eps_mode is not None else log_eps_strategy(eps)  # type: ignore[arg-type]
@@ -225,8 +203,8 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
         params = {**data_params, "init": init, "h": width, "log_eps": le, "init_seed": init_seed, "loss": loss, "alpha": alpha}
         built = make_init(init, width, ds.d, le, init_seed)
         if eps_mode is not None:
-            value, why = required_log_eps(ds, built, eps_mode)
-            params["eps_mode"] = eps_mode
+            value, why = eps_mode.log_eps(ds, built)
+            params["eps_mode"] = eps_mode.name
             if value is None:
                 value = EPS_FALLBACK_LOG
                 params["eps_mode_undefined"] = why

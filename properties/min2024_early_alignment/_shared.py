@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Claim, Margin
 
 

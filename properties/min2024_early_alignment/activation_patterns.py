@@ -10,7 +10,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims import patterns as pat
+from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
 from verify.data.dataset import Dataset

@@ -11,11 +11,12 @@ from functools import partial
 
 import numpy as np
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.scenarios import scenario
 
+from properties.min2024_early_alignment.audit import EPS_RULES
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, _worst, paper_claim
 from properties.min2024_early_alignment.preconditions import _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import THEOREM, THEOREM_WIDE
@@ -149,7 +150,7 @@ E2_EPS1 = eq29_claim(
     source="eqs. (28)-(29) via Lemma 3 [R9]",
     statement="at eps = eps1 with c = 8 (first term of (28) alone, capped by eps_L3), max|f| <= F* for t <= T(eps)",
     check=eq29_margin("min"),
-    over=scenario(eps="eps1", n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
+    over=scenario(eps=EPS_RULES["eps1"], n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
     assumptions=("Assumptions 1, 2", "eps = min(eps1 (c = 8), eps_L3)"),
     tags=("erratum R9", "corrected"),
 )
@@ -160,7 +161,7 @@ R9_PRINTED = eq29_claim(
     statement="PAIRED (as printed): at eps = eps1 with c = 4, max|f| <= F* for t <= T(eps). The proof via Lemma 3 only gives 2 F*; "
               "expected to HOLD empirically (Lemma 3's bound is loose by ~sqrt(eps)), so R9 is a proof gap, not an observable failure",
     check=eq29_margin("min"),
-    over=scenario(eps="eps1_printed", n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
+    over=scenario(eps=EPS_RULES["eps1_printed"], n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
     assumptions=("Assumptions 1, 2", "eps = min(eps1 (c = 4), eps_L3)"),
     tags=("erratum R9", "printed"),
 )
@@ -174,7 +175,7 @@ E2_PRINTED = eq29_claim(
     statement="PAIRED (as printed): at eps_required of the printed reading (zeta = max{zeta1, zeta2}, c = 4), "
               "max|f| <= F* (printed mm) for t <= T(eps)",
     check=eq29_margin("max"),
-    over=scenario(eps="required_printed", **SMALL),
+    over=scenario(eps=EPS_RULES["required_printed"], **SMALL),
     assumptions=("Assumptions 1, 2", "eps = eps_required, printed reading"),
     tags=("erratum R8", "erratum R9", "printed"),
 )
@@ -242,7 +243,7 @@ E3_MARGIN = paper_claim(
     source="eqs. (7)/(8) [R11]",
     statement="with eps as in (28): s_j d/dt <w_j_hat, y_i x_i_hat> >= mu^{3/2} X_min/2 on x_i^perp (w_j not in S_dead)",
     check=boundary_push(True),
-    over=scenario(eps="required", n=(2, 6), d=(2, 4), h=(1, 5), mu=(0.05, 0.95)),
+    over=scenario(eps=EPS_RULES["required"], n=(2, 6), d=(2, 4), h=(1, 5), mu=(0.05, 0.95)),
     horizon=None,
     precondition=_eps_mode_defined,
     assumptions=("Assumptions 1, 2", "eps = eps_required"),

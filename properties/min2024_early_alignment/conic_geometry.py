@@ -12,7 +12,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from verify import geometry
-from verify.claims import patterns as pat
+from verify.audit import class_rhos
+from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
 from verify.data.dataset import Dataset
@@ -20,6 +21,7 @@ from verify.scenarios import SEEDS
 from verify.strategies import GeometryCase, as_case, geometry_cases
 from verify.verdicts import Verdict
 
+from properties.min2024_early_alignment.audit import zeta1_sup
 from properties.min2024_early_alignment._shared import STRICT_TINY, U_ROUND, paper_claim
 
 
@@ -295,7 +297,7 @@ def lemma8_margin(factor: float):
     def check(case: GeometryCase) -> Margin:
         case = as_case(case)
         ds, rng = case.dataset, case.rng
-        z1 = geometry.zeta1_sup(ds)
+        z1 = zeta1_sup(*class_rhos(ds)) if ds.both_classes else 0.0
         if z1 <= 0.0:
             return Margin(0.0, 0.0, "zeta1_sup = 0 (a class missing or Assumption 1 false)", vacuous=True)
         zeta = factor * z1

@@ -10,8 +10,8 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.scenarios import Scenario, scenario
 from verify.strategies import as_state, states

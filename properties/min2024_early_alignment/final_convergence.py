@@ -12,13 +12,14 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.special import logsumexp
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.data import generators as gen
-from verify.scenarios import SEEDS, Scenario, required_log_eps
+from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
 
+from properties.min2024_early_alignment.audit import required_log_eps
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, _groups, _t2_data, _worst, paper_claim
 from properties.min2024_early_alignment.preconditions import _h_part2, _part2, _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import THEOREM, _rot, _scenario, part2_claim

@@ -3,7 +3,7 @@ preservation and EA-A3 eq. (46), with the planted counterexamples that break the
 and the negative controls that must still hold (P4 surface slopes, P5 leaky ReLU).
 
 Every claim returns a signed margin (>= 0 holds) with its error estimate; planted claims drop
-one hypothesis and are expected to be REFUTED. Shared measurements live in verify.claims.patterns.
+one hypothesis and are expected to be REFUTED. Shared measurements live in properties.min2024_early_alignment.patterns.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims import patterns as pat
+from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
 from verify.scenarios import SEEDS, datasets, scenario

@@ -9,8 +9,8 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.scenarios import scenario
 

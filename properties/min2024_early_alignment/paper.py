@@ -6,6 +6,7 @@ Errata are claim sheet 004 section 7, each with the claims that decide its readi
 from verify.paper import Erratum, Paper
 
 from properties.min2024_early_alignment import CLAIMS
+from properties.min2024_early_alignment.audit import theorem1_quantities
 from properties.min2024_early_alignment.blueprint import BLUEPRINT
 
 ERRATA = (
@@ -34,6 +35,8 @@ PAPER = Paper(
     "Early Neuron Alignment in Two-layer ReLU Networks with Small Initialization",
     CLAIMS,
     source="Min, Mallada & Vidal, ICLR 2024 (seeds/004_3d2e519e1927f769.txt; claim sheet 004-early-alignment.md)",
+    audit=theorem1_quantities,
+    horizons={"t1": lambda audit: audit.t1},
     blueprint=BLUEPRINT,
     errata=ERRATA,
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import measures as tm
 
 
 def _theorem_scale(run) -> bool | str:

@@ -14,8 +14,8 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.model.init import balanced_init
 from verify.scenarios import SEEDS, Scenario, datasets, scenario

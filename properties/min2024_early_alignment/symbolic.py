@@ -8,7 +8,7 @@ graph (the closed forms of sheet 1.11 and the polar equations, which no lemma of
 
 from verify.claims.direct import symbolic_claim
 from verify.claims.model import Claim
-from verify.symbolic.catalogue import SYMBOLIC_CLAIMS
+from properties.min2024_early_alignment.scalar_lemmas import SYMBOLIC_CLAIMS
 
 from properties.min2024_early_alignment.blueprint import BLUEPRINT
 

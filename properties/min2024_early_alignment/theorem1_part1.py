@@ -12,14 +12,15 @@ import numpy as np
 from hypothesis import strategies as st
 
 from verify.audit import audit as audit_data
-from verify.claims import patterns as pat
-from verify.claims import theorem_measures as tm
+from properties.min2024_early_alignment import patterns as pat
+from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.data import generators as gen
 from verify.model.init import Initialization, balanced_init
-from verify.scenarios import SEEDS, Scenario, required_log_eps, scenario
+from verify.scenarios import SEEDS, Scenario, scenario
 from verify.verdicts import Verdict
 
+from properties.min2024_early_alignment.audit import required_log_eps
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, paper_claim
 from properties.min2024_early_alignment.preconditions import _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import THEOREM, _rot, _scenario

@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 from verify.audit import audit as audit_data
 from verify.model.init import Initialization, balanced_init
-from verify.scenarios import SEEDS, Scenario, datasets, required_log_eps, scenario
+from verify.scenarios import SEEDS, Scenario, datasets, scenario
 
+from properties.min2024_early_alignment.audit import required_log_eps
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, paper_claim
 from properties.min2024_early_alignment.preconditions import _h_part2, _part2
 

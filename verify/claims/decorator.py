@@ -9,7 +9,6 @@ from typing import Any, Callable
 from hypothesis import strategies as st
 
 from verify.claims.model import Claim, Horizon, Margin
-from verify.claims.run import NAMED_HORIZONS
 from verify.errors import InputError
 from verify.scenarios import is_scenario_strategy
 from verify.verdicts import Verdict
@@ -28,7 +27,7 @@ def claim(
     """Decorator for user claims: ``@verify.claim(id=..., over=scenario(...), horizon=...)``.
 
     ``over``: a strategy made by :func:`verify.scenarios.scenario`. ``horizon``: a positive number
-    (the run's t_end), a named horizon ("t1": the audit's alignment time) or a callable
+    (the run's t_end), a horizon an installed paper names (seed 004's "t1": the audit's t1) or a callable
     ``(scenario, audit) -> float``. The function receives the run -- ``run.X``, ``run.y``,
     ``run.W0``, ``run.v0``, ``run.times``, ``run.W`` (k, h, d), ``run.v`` (k, h), ``run.events``,
     ``run.params``, ``run.audit`` -- and returns True / False, a number (>= 0: holds) or a
@@ -58,11 +57,17 @@ def claim(
 
 
 def check_horizon(claim_id: str, horizon: Any) -> None:
-    """A positive finite number, a named horizon (:data:`verify.claims.run.NAMED_HORIZONS`) or a
-    callable ``(scenario, audit) -> float``; anything else is an InputError when the claim is made."""
-    if callable(horizon) or (isinstance(horizon, str) and horizon in NAMED_HORIZONS):
+    """A positive finite number, a name an installed paper defines (``Paper.horizons``) or a callable
+    ``(scenario, audit) -> float``; anything else is an InputError when the claim is made. (While the
+    plug-ins themselves load, a name is checked by its :class:`verify.Paper` instead.)"""
+    from verify.claims.registry import named_horizons  # local: the registry imports the plug-ins
+
+    if callable(horizon):
         return
     if isinstance(horizon, numbers.Real) and not isinstance(horizon, bool) and math.isfinite(horizon) and horizon > 0:
         return
-    raise InputError(f"claim {claim_id!r}: horizon must be a positive number or one of {', '.join(NAMED_HORIZONS)}, "
-                     f"got {horizon!r}")
+    names = named_horizons() if isinstance(horizon, str) and horizon else {}
+    if names is None or horizon in names:
+        return
+    raise InputError(f"claim {claim_id!r}: horizon must be a positive number or a name an installed paper defines "
+                     f"({', '.join(sorted(names or named_horizons() or {})) or 'none'}), got {horizon!r}")

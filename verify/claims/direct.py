@@ -22,7 +22,7 @@ class DirectOutcome:
 
 
 def symbolic_claim(spec: Any, node: str | None = None, uses: tuple[str, ...] = ()) -> Claim:
-    """Wrap a :class:`verify.symbolic.catalogue.ClaimSpec` as a catalogue claim (tag "symbolic"),
+    """Wrap a :class:`verify.symbolic.ClaimSpec` as a catalogue claim (tag "symbolic"),
     declaring the blueprint node it checks and the nodes it uses."""
 
     def runner(_: Claim) -> DirectOutcome:

@@ -7,13 +7,14 @@ import importlib.util
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from verify.claims.model import Claim
 from verify.errors import InputError
 from verify.paper import ENTRY_POINT_GROUP, Paper
 
 _PAPERS: dict[str, Paper] | None = None
+_LOADING = False  # True while the entry points are being imported (a plug-in's claims are being made)
 
 
 def papers() -> dict[str, Paper]:
@@ -22,27 +23,51 @@ def papers() -> dict[str, Paper]:
     An entry point that fails to import or does not name a :class:`Paper`, two papers with one id,
     or one claim id in two papers is an InputError naming both sides.
     """
-    global _PAPERS
+    global _PAPERS, _LOADING
     if _PAPERS is None:
-        found: dict[str, tuple[Paper, str]] = {}
-        owner: dict[str, str] = {}
-        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-            where = f"entry point {ep.name!r} ({ep.value}" + (f", distribution {ep.dist.name}" if ep.dist else "") + ")"
-            try:
-                paper = ep.load()
-            except Exception as exc:
-                raise InputError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from None
-            if not isinstance(paper, Paper):
-                raise InputError(f"{where} names a {type(paper).__name__}, not a verify.Paper")
-            if paper.id in found:
-                raise InputError(f"paper id {paper.id!r} is declared twice: {found[paper.id][1]} and {where}")
-            for c in paper.claims:
-                if c.id in owner:
-                    raise InputError(f"claim id {c.id!r} is in paper {owner[c.id]} and in paper {paper.id} ({where})")
-                owner[c.id] = paper.id
-            found[paper.id] = (paper, where)
-        _PAPERS = {pid: found[pid][0] for pid in sorted(found)}
+        _LOADING = True
+        try:
+            _PAPERS = _discover()
+        finally:
+            _LOADING = False
     return _PAPERS
+
+
+def _discover() -> dict[str, Paper]:
+    found: dict[str, tuple[Paper, str]] = {}
+    owner: dict[str, str] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        where = f"entry point {ep.name!r} ({ep.value}" + (f", distribution {ep.dist.name}" if ep.dist else "") + ")"
+        try:
+            paper = ep.load()
+        except Exception as exc:
+            raise InputError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from None
+        if not isinstance(paper, Paper):
+            raise InputError(f"{where} names a {type(paper).__name__}, not a verify.Paper")
+        if paper.id in found:
+            raise InputError(f"paper id {paper.id!r} is declared twice: {found[paper.id][1]} and {where}")
+        for c in paper.claims:
+            if c.id in owner:
+                raise InputError(f"claim id {c.id!r} is in paper {owner[c.id]} and in paper {paper.id} ({where})")
+            owner[c.id] = paper.id
+        found[paper.id] = (paper, where)
+    return {pid: found[pid][0] for pid in sorted(found)}
+
+
+def named_horizons() -> dict[str, Callable[[Any], float | None]] | None:
+    """Every installed paper's named horizons (``Paper.horizons``); None while the plug-ins are being
+    loaded (a plug-in's own claims are checked against its paper by :class:`Paper`). A name defined
+    by two papers is an InputError naming both."""
+    if _LOADING:
+        return None
+    out: dict[str, Callable[[Any], float | None]] = {}
+    owner: dict[str, str] = {}
+    for paper in papers().values():
+        for name, fn in paper.horizons.items():
+            if name in owner:
+                raise InputError(f"horizon {name!r} is defined by paper {owner[name]} and by paper {paper.id}")
+            owner[name], out[name] = paper.id, fn
+    return out
 
 
 def select_papers(ids: Iterable[str] | None = None) -> list[Paper]:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from verify.audit import Audit, audit
+from verify.claims.registry import named_horizons
 from verify.dynamics.field import NetworkField
 from verify.errors import InputError
 from verify.scenarios import Scenario
@@ -19,7 +20,6 @@ from verify.simulate import simulate
 from verify.trajectory import Event, Trajectory
 
 MAX_HORIZON = 1e12
-NAMED_HORIZONS = ("t1",)  # horizons a claim may name instead of a number (resolve_horizon)
 
 
 @dataclass(eq=False)
@@ -93,15 +93,17 @@ class Run:
 
 
 def resolve_horizon(horizon: Any, scenario: Scenario, report: Audit) -> float | None:
-    """A numeric horizon: a float, "t1" (the audit's t1 under the corrected reading), or a callable."""
+    """A numeric horizon: a float, a name an installed paper defines (``Paper.horizons``, evaluated on the
+    audit), or a callable ``(scenario, audit) -> float``; None where it is undefined or not positive."""
     if horizon is None:
         return None
     if callable(horizon):
         value = horizon(scenario, report)
-    elif horizon == "t1":
-        value = report.t1
     elif isinstance(horizon, str):
-        raise InputError(f"unknown horizon {horizon!r}; use a number, one of {', '.join(NAMED_HORIZONS)} or a callable")
+        names = named_horizons() or {}
+        if horizon not in names:
+            raise InputError(f"unknown horizon {horizon!r}; use a number, a callable or one of {', '.join(sorted(names)) or 'none'}")
+        value = names[horizon](report)
     else:
         value = horizon
     if value is None or not math.isfinite(float(value)) or float(value) <= 0.0:

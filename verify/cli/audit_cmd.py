@@ -1,6 +1,6 @@
 """``verify audit DATA [--json PATH] [--init INIT.npz] [--eps EPS | --log-eps LOGEPS] [--alpha A]``.
 
-Prints the seed-004 assumption audit (verify.audit) as tables: rich when installed, plain
+Prints the audit (verify.audit: the data geometry and every installed paper's quantities) as tables: rich when installed, plain
 aligned text otherwise; both read well when piped. Exit 0 whatever the assumptions say;
 bad input exits 2 with one line on stderr (verify.cli.main).
 """
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from verify.audit import Audit, audit
+from verify.audit import Audit, audit, fmt_num as num, fmt_pow10 as pow10
 from verify.data.loaders import load_dataset, load_npz_arrays
 from verify.cli.outputs import output_file, write_text
 from verify.errors import InputError
@@ -25,11 +25,11 @@ Row = list[str]
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "audit",
-        help="check seed 004's assumptions and constants on a dataset (and an init)",
+        help="check the installed papers' assumptions and constants on a dataset (and an init)",
         description=(
-            "Audit a dataset for seed 004 (Min, Mallada & Vidal): mu, orthogonal separability, "
-            "zeta1, xi, t1; with --init also zeta2, T(eps), eq. (28)'s eps bound under both readings "
-            "(errata R8, R9), t2. DATA is .npz (X, y) or .csv (label last)."
+            "Audit a dataset: its geometry (mu, orthogonal separability, norms, class cones) and, for every "
+            "installed paper, its quantities, assumptions and errata (with --init also the init-dependent "
+            "ones). DATA is .npz (X, y) or .csv (label last)."
         ),
     )
     p.add_argument("data", metavar="DATA", help="dataset: .npz with X (n, d), y (n,) or .csv with the label last")
@@ -75,28 +75,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 
-def num(x: Any) -> str:
-    """Short display of a number, bool or None."""
-    if x is None:
-        return "n/a"
-    if isinstance(x, bool):
-        return "yes" if x else "NO"
-    if isinstance(x, int):
-        return str(x)
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    return str(x)
-
-
-def pow10(log_e: float | None) -> str:
-    """exp(log_e) written as 10^k (exact for any magnitude)."""
-    if log_e is None:
-        return "n/a"
-    if not math.isfinite(log_e):
-        return "0" if log_e < 0 else "inf"
-    return f"10^{log_e / math.log(10.0):.6g}"
-
-
 def _short(text: str | None, width: int = 60) -> str:
     if text is None:
         return "n/a"
@@ -105,26 +83,16 @@ def _short(text: str | None, width: int = 60) -> str:
 
 def data_rows(a: Audit) -> list[Row]:
     sign_note = "exact (rational)" if a.sign_structure_exact else "float64"
-    rows = [
+    return [
         ["n (n+ / n-)", f"{a.n} ({a.n_pos} / {a.n_neg})", "" if a.both_classes else "single class"],
         ["d", num(a.d), ""],
         ["X_min, X_max", f"{num(a.X_min)}, {num(a.X_max)}", ""],
-        ["mu", num(a.mu), f"exact: {_short(a.mu_exact)}" if a.mu_exact else "float64"],
-        ["orthogonally separable (000)", num(a.orthogonally_separable), sign_note],
-        ["Assumption 1, mu > 0 (004)", num(a.assumption1), sign_note],
+        ["mu = min cos(y_i x_i, y_j x_j)", num(a.mu), f"exact: {_short(a.mu_exact)}" if a.mu_exact else "float64"],
+        ["orthogonally separable", num(a.orthogonally_separable), sign_note],
         ["near-zero pairs (sign could flip)", num(len(a.near_zero_pairs)), _short(str(a.near_zero_pairs[:6])) if a.near_zero_pairs else ""],
         ["exact vs float sign disagreements", num(len(a.sign_disagreements)), _short(a.exact_note)],
-        ["zeta1_sup (Lemma 8)", num(a.zeta1_sup), a.na.get("zeta1", "")],
-        ["zeta1 (valid, just below sup)", num(a.zeta1), ""],
-        ["xi = mu^2 (Lemma 9)", num(a.xi), ""],
-        ["m = min(zeta, xi)", num(a.m), f"binding: {a.m_binding}"],
-        ["t1 = 16 ln n/(m sqrt(mu) X_min)", num(a.t1), a.na.get("t1", a.t1_reading)],
-        ["T(P_max) (R13)", num(a.T_Pmax), a.na.get("T_Pmax", "")],
-        ["dead-path bound 4 H_n/(m sqrt(mu) X_min)", num(a.t1_dead_path), ""],
-        ["Delta t(1) = 4/(m sqrt(mu) X_min)", num(a.delta_t(1)), "Delta t(n_a) = Delta t(1)/n_a"],
-        ["alpha = (mu X_min)^2/(32 X_max) (R19)", num(a.alpha_rate), a.na.get("alpha_rate", "")],
+        ["rho+ / rho- (class cones)", f"{num(a.rho_plus)} / {num(a.rho_minus)}", ""],
     ]
-    return rows
 
 
 def init_rows(a: Audit) -> list[Row]:
@@ -134,19 +102,6 @@ def init_rows(a: Audit) -> list[Row]:
         ["eps", pow10(a.log_eps), scale_note],
         ["W_max, W_min", f"{num(a.W_max)}, {num(a.W_min)}", ""],
         ["balanced", num(a.balanced), f"max rel. imbalance {num(a.imbalance)}"],
-        ["c_star (Assumption 2: < 1)", num(a.c_star), ""],
-        ["zeta2 (eq. 26)", num(a.zeta2), ""],
-        ["zeta = min / max{zeta1, zeta2} (R8)", f"{num(a.zeta_min)} / {num(a.zeta_max)}", "min is the corrected reading"],
-        ["m (min / max reading)", f"{num(a.m_min)} / {num(a.m_max)}", ""],
-        ["t1 (min / max reading)", f"{num(a.t1_min)} / {num(a.t1_max)}", ""],
-        ["T(eps) (Lemmas 1, 3)", num(a.T_eps), "vacuous if < 0"],
-        ["eps_L3 (Lemma 3)", pow10(a.log_eps_L3), ""],
-        ["eps1, c = 4 printed / c = 8 (R9)", f"{pow10(a.log_eps1_printed)} / {pow10(a.log_eps1)}", ""],
-        ["eps2 (T(eps) >= t1)", pow10(a.log_eps2), ""],
-        ["eps_required (min, c = 8)", pow10(a.log_eps_required), a.na.get("eps_required", f"float: {num(a.eps_required)}")],
-        ["eps_required as printed (max, c = 4)", pow10(a.log_eps_required_printed), ""],
-        ["eps satisfies (28): corrected / printed", f"{num(a.eps_satisfies)} / {num(a.eps_satisfies_printed)}", ""],
-        ["t2 bound (39, R17)", num(a.t2), a.na.get("t2", f"t2+ {num(a.t2_plus)}, t2- {num(a.t2_minus)}")],
     ]
 
 
@@ -172,18 +127,27 @@ def summary_lines(a: Audit) -> list[str]:
     return lines
 
 
-SECTIONS = (
-    ("Data geometry (seed 004 sections 1.8-1.10)", ["quantity", "value", "note"], data_rows),
-    ("Initialisation", ["quantity", "value", "note"], init_rows),
-    ("Assumptions", ["condition", "status", "value", "needs", "margin", "source"], assumption_rows),
-    ("Errata", ["id", "status", "issue", "effect here"], errata_rows),
-)
+QUANTITY = ["quantity", "value", "note"]
+
+
+def audit_sections(a: Audit) -> list[tuple[str, list[str], list[Row]]]:
+    """(title, header, rows) per table: the data geometry, each paper's quantities, the initialisation
+    (generic, then each paper's), the assumptions and the errata."""
+    sections = [("Data geometry", QUANTITY, data_rows(a))]
+    sections += [(f"Paper {pid}", QUANTITY, [list(r) for r in part.rows]) for pid, part in a.papers.items() if part.rows]
+    if a.has_init:
+        sections.append(("Initialisation", QUANTITY, init_rows(a)))
+        sections += [(f"Paper {pid}: initialisation", QUANTITY, [list(r) for r in part.init_rows])
+                     for pid, part in a.papers.items() if part.init_rows]
+    sections += [("Assumptions", ["condition", "status", "value", "needs", "margin", "source"], assumption_rows(a)),
+                 ("Errata", ["id", "status", "issue", "effect here"], errata_rows(a))]
+    return sections
 
 
 def print_audit(a: Audit, label: str) -> None:
     """Print the audit tables (rich if importable, else plain text) and the failure summary."""
     header = f"verify audit: {label} (n = {a.n}, d = {a.d})"
-    sections = [(t, h, fn(a)) for t, h, fn in SECTIONS if fn is not init_rows or a.has_init]
+    sections = audit_sections(a)
     try:
         _print_rich(header, sections, summary_lines(a))
     except ImportError:

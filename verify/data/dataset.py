@@ -17,28 +17,50 @@ from verify.errors import InputError
 SAFE_RANGE = (1e-150, 1e150)  # rows whose entries lie within: squares neither under- nor overflow
 
 
-def _prescaled(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(B, s) with A = s B row by row: s = 1 where max_k |a_ik| is within SAFE_RANGE (the plain
-    formulas, bit for bit), else s = max_k |a_ik| (so that squares neither under- nor overflow)."""
+def prescale_rows(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(B, k) with A = 2^k B row by row: k = 0 where max_k |a_ik| is within SAFE_RANGE (the plain
+    formulas, bit for bit), else the binary exponent of max_k |a_ik| (so that B's largest entry lies
+    in [1/2, 1) and squares neither under- nor overflow). Scaling by a power of two is exact, so
+    rows that differ by a factor 2^j give the same B bit for bit."""
     A = np.atleast_2d(np.asarray(A, dtype=float))
     top = np.max(np.abs(A), axis=1)
-    s = np.where((top >= SAFE_RANGE[0]) & (top <= SAFE_RANGE[1]) | (top == 0.0), 1.0, top)
-    return A / s[:, None], s
+    k = np.where((top >= SAFE_RANGE[0]) & (top <= SAFE_RANGE[1]) | (top == 0.0), 0, np.frexp(top)[1])
+    return np.ldexp(A, -k[:, None]), k
 
 
 def safe_row_norms(A: np.ndarray) -> np.ndarray:
-    """||a_i|| without under- or overflow in between (0 for a zero row; inf only where the norm itself
-    exceeds float64)."""
-    B, s = _prescaled(A)
-    with np.errstate(over="ignore"):
-        return s * np.linalg.norm(B, axis=1)
+    """||a_i|| = 2^k ||b_i|| without under- or overflow in between (0 for a zero row; inf only where
+    the norm itself exceeds float64)."""
+    B, k = prescale_rows(A)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(np.linalg.norm(B, axis=1), k)
 
 
 def unit_rows(A: np.ndarray) -> np.ndarray:
-    """a_i / ||a_i|| at any scale (zero rows stay zero)."""
-    B, _ = _prescaled(A)
+    """a_i / ||a_i|| = b_i / ||b_i|| at any scale (zero rows stay zero)."""
+    B, _ = prescale_rows(A)
     n = np.linalg.norm(B, axis=1)
     return B / np.where(n > 0.0, n, 1.0)[:, None]
+
+
+def scaled_row_sum(a: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, int]:
+    """sum_i a_i A_i as (S, e) with the sum = 2^e S: e is the binary exponent of max |A_ik| over the rows
+    with a_i != 0 (0 when there are none), so S is formed from entries below 1 in size (|a_i| <= 1
+    assumed) and neither under- nor overflows in between, whatever the rows' scale; dividing by 2^e
+    is exact."""
+    a = np.asarray(a, dtype=float)
+    used = a != 0.0
+    if not used.any():
+        return np.zeros(A.shape[1]), 0
+    rows = A[used]
+    e = int(np.frexp(np.max(np.abs(rows)))[1])
+    return a[used] @ np.ldexp(rows, -e), e
+
+
+def from_scaled(S: np.ndarray, e: int) -> np.ndarray:
+    """2^e S, +-inf only where the value itself exceeds float64 (no warning)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(S, e)
 
 
 def _as_float_matrix(X: object) -> np.ndarray:
@@ -68,12 +90,26 @@ def _as_labels(y: object, n: int) -> np.ndarray:
         raise InputError(f"y must be a 1-D array of shape (n,), got shape {arr.shape}")
     if arr.shape[0] != n:
         raise InputError(f"X has {n} rows but y has {arr.shape[0]} labels")
-    arr = arr.astype(np.float64)
-    bad = ~np.isin(arr, (-1.0, 1.0))
+    return arr.astype(np.float64)
+
+
+def first_invalid_row(X: np.ndarray, y: np.ndarray) -> tuple[str, int, str] | None:
+    """The first row rule broken by finite data ``X`` (n, d) with labels ``y`` (n,), as
+    (kind, row, reason) with kind "label" or "row", else None. Rules: y_i in {-1, +1}; a row is
+    zero only when every entry is exactly 0 (any nonzero magnitude, subnormal included, is valid);
+    ||x_i|| must be a float64 (computed without under- or overflow: data are scale-free)."""
+    bad = ~np.isin(y, (-1.0, 1.0))
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        raise InputError(f"labels must be -1 or +1; y[{k}] = {arr[k]!r}")
-    return arr
+        return "label", k, f"label {float(y[k])!r} is not -1 or +1"
+    zero = ~np.any(X != 0.0, axis=1)
+    if zero.any():
+        return "row", int(np.flatnonzero(zero)[0]), "the zero vector (every entry is exactly 0)"
+    huge = ~np.isfinite(safe_row_norms(X))
+    if huge.any():
+        return "row", int(np.flatnonzero(huge)[0]), ("Euclidean norm beyond the float64 range (> 1.8e308): rescale the "
+                                                     "data (every verdict is scale-free)")
+    return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,16 +133,12 @@ class Dataset:
             raise InputError("the data have dimension d = 0")
         if not np.all(np.isfinite(X)):
             i, k = np.argwhere(~np.isfinite(X))[0]
-            raise InputError(f"X contains a non-finite value at row {i}, column {k}: {X[i, k]!r}")
+            raise InputError(f"X row {i}, column {k}: non-finite value {float(X[i, k])!r}")
         y = _as_labels(self.y, n)
-        zero = ~np.any(X != 0.0, axis=1)
-        if np.any(zero):
-            raise InputError(f"X row {int(np.flatnonzero(zero)[0])} is the zero vector (every entry is exactly 0)")
-        norms = safe_row_norms(X)
-        if not np.all(np.isfinite(norms)):
-            i = int(np.flatnonzero(~np.isfinite(norms))[0])
-            raise InputError(f"X row {i} has a Euclidean norm beyond the float64 range (> 1.8e308); rescale the data "
-                             f"(every verdict is scale-free)")
+        problem = first_invalid_row(X, y)
+        if problem is not None:
+            kind, i, reason = problem
+            raise InputError(f"{f'y[{i}]' if kind == 'label' else f'X row {i}'}: {reason}")
         X.setflags(write=False)
         y.setflags(write=False)
         object.__setattr__(self, "X", X)
@@ -129,11 +161,6 @@ class Dataset:
     def unit(self) -> np.ndarray:
         """x_i / ||x_i||: every sign and cosine of the data is computed from these (scale-free)."""
         return unit_rows(self.X)
-
-    @cached_property
-    def scale(self) -> float:
-        """max_ik |x_ik|: class sums are formed from X / scale, so they never overflow in between."""
-        return float(np.max(np.abs(self.X)))
 
     @property
     def X_min(self) -> float:
@@ -165,26 +192,27 @@ class Dataset:
     def both_classes(self) -> bool:
         return self.n_pos > 0 and self.n_neg > 0
 
+    def _class_sum(self, label: int) -> tuple[np.ndarray, int]:
+        """sum_{i: y_i = label} x_i as (S, c) of ``scaled_row_sum`` (any scale of either class)."""
+        return scaled_row_sum((self.y == label).astype(float), self.X)
+
     @cached_property
     def x_plus(self) -> np.ndarray:
         """x+ = sum_{i in I+} x_i (zero when there is no positive point; inf where it exceeds float64)."""
-        with np.errstate(over="ignore"):
-            return self.scale * (self.X[self.I_pos] / self.scale).sum(axis=0)
+        return from_scaled(*self._class_sum(+1))
 
     @cached_property
     def x_minus(self) -> np.ndarray:
         """x- = sum_{i in I-} x_i (zero when there is no negative point; inf where it exceeds float64)."""
-        with np.errstate(over="ignore"):
-            return self.scale * (self.X[self.I_neg] / self.scale).sum(axis=0)
+        return from_scaled(*self._class_sum(-1))
 
     def class_direction(self, label: int) -> np.ndarray:
         """x+ / ||x+|| (label +1) or x- / ||x-|| (label -1), always finite; the zero vector when the
         class is empty or its sum is exactly zero."""
-        rows = self.X[self.I_pos if label > 0 else self.I_neg]
-        total = (rows / self.scale).sum(axis=0)
-        if not np.any(total != 0.0):
+        S, _ = self._class_sum(label)
+        if not np.any(S != 0.0):
             return np.zeros(self.d)
-        return unit_rows(total[None, :])[0]
+        return unit_rows(S[None, :])[0]
 
     @cached_property
     def signed(self) -> np.ndarray:

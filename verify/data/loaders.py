@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import math
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 
-from verify.data.dataset import Dataset
+from verify.data.dataset import Dataset, first_invalid_row
 from verify.errors import InputError
 
 
@@ -34,26 +36,53 @@ def load_npz_arrays(path: str | Path, keys: tuple[str, ...]) -> dict[str, np.nda
                 raise InputError(
                     f"{p}: missing array(s) {', '.join(missing)} (found: {', '.join(archive.files) or 'none'})"
                 )
-            return {k: np.array(archive[k]) for k in keys}
+            arrays = {k: archive[k] for k in keys}
     except InputError:
         raise
     except ValueError as exc:
         if "pickle" in str(exc):
             raise InputError(f"{p}: holds object arrays, which are not read (arrays must be numeric)") from None
         raise InputError(f"{p}: not a readable .npz archive ({exc})") from None
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise InputError(f"{p}: not a readable .npz archive ({type(exc).__name__}: {exc})") from None
+    raw = [k for k, v in arrays.items() if not isinstance(v, np.ndarray)]  # numpy hands back a non-.npy member as bytes
+    if raw:
+        raise InputError(f"{p}: member {raw[0]}.npy of the archive is not a .npy array; write the file with numpy.savez")
+    return {k: np.array(v) for k, v in arrays.items()}
 
 
 OTHER_DELIMITERS = ((";", "';'"), ("\t", "tab"), ("|", "'|'"))
 
 
 def _number(cell: str) -> float | None:
-    """The cell as a float, or None when it is not a number (NaN / inf parse: Dataset rejects them)."""
+    """The cell as a float, or None when it is not a number: ASCII decimal or scientific notation
+    (NaN / inf parse and are refused by ``_cell_value``); Python's extras ('1_000', non-ASCII digits)
+    are not numbers."""
+    if not cell.isascii() or "_" in cell:
+        return None
     try:
         return float(cell)
     except ValueError:
         return None
+
+
+def _cell_value(cell: str, lineno: int, col: int, line: str) -> float:
+    """The cell's float64 value, or an InputError naming line and column: a non-numeric cell, a
+    non-finite one, a finite decimal beyond float64, or a nonzero decimal that rounds to 0."""
+    value = _number(cell)
+    where = f"line {lineno}, column {col}"
+    text = cell.strip()
+    if value is None:
+        raise InputError(f"{where}: non-numeric cell {text!r}" + _delimiter_hint(line))
+    if not math.isfinite(value):
+        if text.lstrip("+-").lower() in ("nan", "inf", "infinity"):
+            raise InputError(f"{where}: non-finite value {text!r}")
+        raise InputError(f"{where}: {text!r} is beyond the float64 range (> 1.8e308): rescale the data "
+                         "(every verdict is scale-free)")
+    if value == 0.0 and Decimal(text) != 0:
+        raise InputError(f"{where}: {text!r} underflows float64 to 0 (< 4.9e-324): rescale the data "
+                         "(every verdict is scale-free)")
+    return value
 
 
 def _delimiter_hint(line: str) -> str:
@@ -74,12 +103,17 @@ def _load_csv(p: Path) -> Dataset:
     - a UTF-8 byte-order mark is ignored; blank lines are skipped (line numbers stay the file's own);
     - the first non-blank line is a header iff NONE of its cells parses as a number; any other
       non-numeric cell is an error (never a silently dropped row);
-    - every row has the same number of cells, at least two (features and the label).
+    - a cell is an ASCII decimal whose float64 value is finite and is 0 only if the decimal is 0;
+    - every row has the same number of cells, at least two (features and the label);
+    - the rows obey ``first_invalid_row`` (labels +-1, no zero row, norms within float64).
     """
     try:
         text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read ({type(exc).__name__}: {exc})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+                         "save the CSV as UTF-8") from None
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
     lines = [(k, line) for k, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise InputError(f"{p}: the file holds no data rows")
@@ -88,15 +122,8 @@ def _load_csv(p: Path) -> Dataset:
         lines = lines[1:]
     if not lines:
         raise InputError(f"{p}: the file holds a header and no data rows")
-    rows = []
-    for lineno, line in lines:
-        cells = next(csv.reader([line]))
-        values = [_number(c) for c in cells]
-        bad = next((col for col, v in enumerate(values, start=1) if v is None), None)
-        if bad is not None:
-            raise InputError(f"{p}: line {lineno}, column {bad}: non-numeric cell {cells[bad - 1].strip()!r}"
-                             + _delimiter_hint(line))
-        rows.append((lineno, values))
+    rows = [(lineno, [_cell_value(c, lineno, col, line) for col, c in enumerate(next(csv.reader([line])), start=1)])
+            for lineno, line in lines]
     width = len(rows[0][1])
     for lineno, values in rows:
         if len(values) != width:
@@ -104,6 +131,10 @@ def _load_csv(p: Path) -> Dataset:
     if width < 2:
         raise InputError(f"{p}: line {rows[0][0]}: one column; need at least one feature column and a label column")
     table = np.array([v for _, v in rows], dtype=np.float64)
+    problem = first_invalid_row(table[:, :-1], table[:, -1])
+    if problem is not None:
+        kind, i, reason = problem
+        raise InputError(f"line {rows[i][0]}{f', column {width}' if kind == 'label' else ''}: {reason}")
     return Dataset(table[:, :-1], table[:, -1], name=p.stem)
 
 

@@ -8,9 +8,11 @@ an integer index checked on a finite range only; everything else is UNKNOWN with
 
 from __future__ import annotations
 
+import time
+import traceback
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 import sympy as sp
 
@@ -117,3 +119,30 @@ def refuted(claim: Claim, witness: dict, reason: str) -> SymbolicResult:
     checked["recheck"] = detail
     return SymbolicResult(claim.id, Verdict.REFUTED, claim.statement, claim.domain,
                           None, checked, reason, claim.source)
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """One registry entry: texts, expected verdict, and the check that decides it."""
+
+    id: str
+    source: str
+    statement: str
+    domain: str
+    expected: Verdict
+    check: Callable[[Claim], SymbolicResult]
+
+    @property
+    def claim(self) -> Claim:
+        """The claim texts handed to the check."""
+        return Claim(self.id, self.statement, self.domain, self.source)
+
+    def run(self) -> SymbolicResult:
+        """Run the check; engine exceptions become FAILED results (never a bare traceback)."""
+        start = time.perf_counter()
+        try:
+            result = self.check(self.claim)
+        except Exception as exc:  # noqa: BLE001 - reported as the FAILED verdict
+            result = SymbolicResult(self.id, Verdict.FAILED, self.statement, self.domain, None, None,
+                                    f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}", self.source)
+        return result.with_seconds(time.perf_counter() - start)

@@ -145,8 +145,8 @@ class PatternInterval:
 
 
 def initial_activity(run: Any) -> np.ndarray:
-    """Activity at t = 0 with sigma'(0) = 0, from the eps-free W0, shape (n, h)."""
-    return np.asarray(run.X) @ np.asarray(run.init.W0, dtype=float).T > 0.0
+    """Activity at t = 0 (:func:`active`, the one activation rule), from the eps-free W0, shape (n, h)."""
+    return active(np.asarray(run.X, dtype=float), np.asarray(run.init.W0, dtype=float))
 
 
 def pattern_intervals(run: Any) -> list[list[PatternInterval]]:

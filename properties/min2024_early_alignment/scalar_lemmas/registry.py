@@ -9,49 +9,20 @@ erratum: must be refuted with an exactly re-checked witness) or UNKNOWN (honestl
 
 from __future__ import annotations
 
-import time
-import traceback
-from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 import sympy as sp
 
 from verify.errors import InputError
-from verify.symbolic import claims_identities as I
-from verify.symbolic import claims_inequalities as Q
-from verify.symbolic import claims_paths as P
-from verify.symbolic.result import Claim, SymbolicResult, unknown
+from verify.symbolic.result import Claim, ClaimSpec, SymbolicResult, unknown
+
+from properties.min2024_early_alignment.scalar_lemmas import identities as I
+from properties.min2024_early_alignment.scalar_lemmas import inequalities as Q
+from properties.min2024_early_alignment.scalar_lemmas import paths as P
 from verify.verdicts import Verdict
 
 R = sp.Rational
 E = Verdict
-
-
-@dataclass(frozen=True)
-class ClaimSpec:
-    """One registry entry: texts, expected verdict, and the check that decides it."""
-
-    id: str
-    source: str
-    statement: str
-    domain: str
-    expected: Verdict
-    check: Callable[[Claim], SymbolicResult]
-
-    @property
-    def claim(self) -> Claim:
-        """The claim texts handed to the check."""
-        return Claim(self.id, self.statement, self.domain, self.source)
-
-    def run(self) -> SymbolicResult:
-        """Run the check; engine exceptions become FAILED results (never a bare traceback)."""
-        start = time.perf_counter()
-        try:
-            result = self.check(self.claim)
-        except Exception as exc:  # noqa: BLE001 - reported as the FAILED verdict
-            result = SymbolicResult(self.id, Verdict.FAILED, self.statement, self.domain, None, None,
-                                    f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}", self.source)
-        return result.with_seconds(time.perf_counter() - start)
 
 
 def _cap_geometry(claim: Claim) -> SymbolicResult:

@@ -6,14 +6,15 @@ import mpmath
 import sympy as sp
 from mpmath import iv
 
-from verify.symbolic.integers import (
-    harmonic, harmonic_upper_bound_certificate, longest_literal_path, max_monotone_path,
-    max_path_time, max_pmax_path, path_time, scan_integer_inequality,
-)
+from verify.symbolic.integers import harmonic, harmonic_upper_bound_certificate, scan_integer_inequality
 from verify.symbolic.enclose import decide_sign
 from verify.symbolic.identities import normal_form_zero
 from verify.symbolic.result import Claim, SymbolicResult, holds, proved, refuted, unknown
-from verify.symbolic.witness import path_violations, substitution_witness
+from verify.symbolic.witness import substitution_witness
+
+from properties.min2024_early_alignment.scalar_lemmas.path_sums import (
+    longest_literal_path, max_monotone_path, max_path_time, max_pmax_path, path_time, path_violations,
+)
 
 N = sp.Symbol("n", integer=True, positive=True)
 

@@ -6,7 +6,7 @@ applies at theorem-scale eps (1e-4000) where the Cartesian weights and outputs u
 - :func:`polar_samples` - (times, r, U, s) including the exact initial state at t = 0;
 - :func:`log_outputs` - ln|f(x_i)| and sign(f(x_i)) by a signed log-sum-exp, plus ln of the
   absolute sum (the conditioning of f, used in error estimates);
-- (the error level of a run's states is :func:`verify.claims.patterns.state_error`);
+- (the error level of a run's states is :func:`properties.min2024_early_alignment.patterns.state_error`);
 - :func:`preact` / :func:`region_margins` - signed distances to S+, S-, S_dead (boundary inactive);
 - :func:`pattern_history` / :func:`alignment_time` - the exact per-neuron activation patterns
   from the event log (or the limit engine's history) and the empirical t1;
@@ -32,7 +32,9 @@ from scipy.special import logsumexp
 
 from verify.simulate import row_log_norms
 
-SURFACE_RTOL = 1e-12  # |<x_i, u>| <= SURFACE_RTOL ||x_i||: on the hyperplane (inactive), as the engines
+from properties.min2024_early_alignment.patterns import SURFACE_TOL, pattern_intervals, state_error
+
+SURFACE_RTOL = SURFACE_TOL  # |<x_i, u>| <= SURFACE_RTOL ||x_i||: on the hyperplane (inactive), as the engines
 TIME_RTOL = 1e-9  # event-engine time claims: tol_t = TIME_RTOL * max(1, t) (sheet 3.5)
 ROUND = 1e-14  # float64 rounding level of a few dozen flops on O(1) quantities
 
@@ -185,50 +187,19 @@ class Piece:
 def pattern_history(run: Any) -> list[list[Piece]]:
     """Per neuron, the constant-pattern pieces over [0, horizon] (exact event times).
 
-    Limit runs use the engine's own history; event-engine runs replay the event log from the
-    initial pattern (p_ij > 0 active; sliding marks the piece as sliding until its exit).
+    Limit runs use the engine's own history; event-engine runs take :func:`patterns.pattern_intervals`
+    (the event log replayed from the initial pattern of the one activation rule, ``patterns.active``;
+    sliding marks the piece as sliding until its exit).
     """
     traj = run.trajectory
     t_end = float(run.horizon)
-    X = run.X
     if traj is not None and traj.backend == "limit":
         out = []
         for hist, pats, slides in zip(traj.stats["history"], traj.stats["patterns"], traj.stats["sliding_sets"]):
             out.append([Piece(float(a), float(b), frozenset(p), bool(sl)) for (a, b, _kp, _km), p, sl in zip(hist, pats, slides)])
         return out
-    _, U0, _ = initial_polar(run)
-    h = U0.shape[0]
-    active = [set(np.flatnonzero(X @ U0[j] > SURFACE_RTOL * np.linalg.norm(X, axis=1)).tolist()) for j in range(h)]
-    sliding: list[set[int]] = [set() for _ in range(h)]
-    pieces: list[list[Piece]] = [[] for _ in range(h)]
-    start = [0.0] * h
-    events = sorted(run.events, key=lambda e: e.t)
-    for e in events:
-        j = int(e.j)
-        if e.kind not in ("activate", "deactivate", "sliding", "sliding_exit"):
-            continue
-        new_active, new_sliding = set(active[j]), set(sliding[j])
-        i = int(e.i)
-        if e.kind == "activate":
-            new_active.add(i)
-        elif e.kind == "deactivate":
-            new_active.discard(i)
-        elif e.kind == "sliding":
-            new_active.discard(i)
-            new_sliding.add(i)
-        else:
-            new_sliding.discard(i)
-            if e.direction > 0:
-                new_active.add(i)
-        if new_active == active[j] and new_sliding == sliding[j]:
-            continue
-        if e.t > start[j]:
-            pieces[j].append(Piece(start[j], float(e.t), frozenset(active[j]), bool(sliding[j])))
-            start[j] = float(e.t)
-        active[j], sliding[j] = new_active, new_sliding
-    for j in range(h):
-        pieces[j].append(Piece(start[j], t_end, frozenset(active[j]), bool(sliding[j])))
-    return pieces
+    return [[Piece(iv.t_start, t_end if k == len(ivs) - 1 else iv.t_end, frozenset(np.flatnonzero(iv.active).tolist()),
+                   bool(iv.sliding)) for k, iv in enumerate(ivs)] for ivs in pattern_intervals(run)]
 
 
 def allowed_sets(y: np.ndarray, s: float) -> set[frozenset]:
@@ -439,10 +410,9 @@ def scaled_states(run: Any) -> dict[str, Any]:
     representable; ``lnc`` holds ln(1/c_k). Polar runs: W = e^{r - rmax} U, v = s e^{r - rmax}
     (c = e^{-rmax}); Cartesian runs (balanced or not): the raw samples over max_j max(||w_j||, |v_j|).
     Keys: t, W, v, lnc, f (true outputs, (k, n)), f_err (bound on |error of f_i| per sample, from
-    :func:`verify.claims.patterns.state_error`), err (that error level). The t = 0 state comes from the
+    :func:`properties.min2024_early_alignment.patterns.state_error`), err (that error level). The t = 0 state comes from the
     init (exact, log-eps form).
     """
-    from verify.claims.patterns import state_error
 
     traj = run.trajectory
     err = state_error(run)
