@@ -88,7 +88,7 @@ def test_exact_mu_hand_built(X, y, expected):
     ss = exact_sign_structure(X, y)
     assert sympy.simplify(ss.mu.sympy() - expected) == 0
     assert ss.mu.value == pytest.approx(float(expected), abs=1e-15)
-    assert ss.assumption1 == (float(expected) > 0)
+    assert ss.all_signed_positive == (float(expected) > 0)
     assert audit(Dataset(np.array(X, float), np.array(y, float))).mu == pytest.approx(float(expected), abs=1e-15)
 
 
@@ -120,7 +120,7 @@ def test_float_rounding_sign_flip_detected():
     a = audit(ds)
     assert (0, 1) in a.near_zero_pairs
     ss = exact_sign_structure(X, [1, 1])
-    assert ss.signs[0, 1] == 1 and ss.assumption1
+    assert ss.signs[0, 1] == 1 and ss.all_signed_positive
     assert a.assumption1 and a.mu > 0.0
     float_sign = int(np.sign((ds.unit @ ds.unit.T)[0, 1]))  # the audit's float64 path: unit rows (scale-free)
     assert ((0, 1) in a.sign_disagreements) == (float_sign != 1)

@@ -18,6 +18,7 @@ from properties.min2024_early_alignment.small_init import lemma4_margin, lemma4_
 from properties.min2024_early_alignment import patterns as pat
 from verify.claims.run import execute
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
 from verify.search import evaluate, search
@@ -92,7 +93,7 @@ def test_exact_signed_gram_signs():
 
 
 def test_p6_exact_boundary_margin_is_negative():
-    case = GeometryCase(gen.orthogonal_pair(), 0)
+    case = GeometryCase(d004.orthogonal_pair(), 0)
     margin = lemma7_margin(case)
     assert margin.value < 0.0 and margin.error == 0.0
 
@@ -165,7 +166,7 @@ def test_norms_margin_negative_on_shrinking_cone_neuron():
 
 
 def test_log_abs_outputs_matches_direct_and_tiny_scale():
-    ds = gen.toy4(0.3)
+    ds = d004.toy4(0.3)
     fo = NetworkField.from_dataset(ds, "exp")
     rng = np.random.default_rng(1)
     U = rng.standard_normal((3, 2))
@@ -182,7 +183,7 @@ def test_log_abs_outputs_matches_direct_and_tiny_scale():
 
 
 def test_direction_field_error_limits():
-    ds = gen.toy4(0.3)
+    ds = d004.toy4(0.3)
     U = np.array([[0.6, 0.8], [-0.8, 0.6]])
     s = np.array([1.0, -1.0])
     r = np.array([-1000.0, -1000.0])  # f = 0 exactly: g = y for exp, so the Lemma 4 LHS is 0
@@ -195,7 +196,7 @@ def test_direction_field_error_limits():
 
 
 def test_lemma4_margins_on_planted_states():
-    ds = gen.toy4(0.3)
+    ds = d004.toy4(0.3)
     U = np.array([[0.6, 0.8]])
     good = polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "exp", 0.0, {})
     bad = polar_state(ds, np.array([-3.0]), U, np.array([1.0]), "logistic", 0.0, {})
@@ -210,7 +211,7 @@ def test_lemma3_margin_at_theorem_scale_eps():
     from verify.scenarios import Scenario
 
     init = balanced_init(2, 2, log_eps=-1000 * math.log(10.0), W0=np.array([[0.6, 0.8], [-0.8, 0.6]]), signs=np.array([1.0, -1.0]))
-    sc = Scenario(gen.toy4(0.3), init, "exp", 0.0, {})
+    sc = Scenario(d004.toy4(0.3), init, "exp", 0.0, {})
     ev = evaluate(small_init.C1, sc)
     assert ev.status == "ok" and ev.margin.value > 100.0
     run = execute(sc, 1.0)
@@ -224,7 +225,7 @@ def test_pointwise_cases_replay_from_json():
     st_ = _state([[1.0, 0.0], [-1.5, 3.0]], [1, 1], [1e-3 * u], [1e-3])
     again = json.loads(json.dumps(st_.to_dict()))
     assert eq46_margin()(again).value == eq46_margin()(st_).value
-    case = GeometryCase(gen.toy4(0.3), 7)
+    case = GeometryCase(d004.toy4(0.3), 7)
     assert lemma8_margin(0.999)(json.loads(json.dumps(case.to_dict()))).value == lemma8_margin(0.999)(case).value
 
 
@@ -232,7 +233,7 @@ def test_theorem_scale_needs_mp_float64_flushes_f_to_zero():
     """At eps = exp(-1e4) float64 gives f = 0 (both sides of Lemma 4 vanish); mpmath keeps log|f| ~ 2 log eps."""
     from hypothesis import find
 
-    from verify.dynamics.mp import small_init_terms
+    from properties.min2024_early_alignment.lemma34_terms import small_init_terms
 
     state = find(theorem_scale_states(), lambda st_: st_.params["log_eps"] == -10000.0 and st_.s[0] > 0)
     assert np.all(state.field.polar_outputs(state.r, state.U, state.s) == 0.0)

@@ -22,6 +22,7 @@ from verify.audit import audit
 from properties.min2024_early_alignment import measures as tm
 from verify.claims.run import execute
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.dynamics.field import NetworkField
 from verify.model.init import balanced_init
 from verify.scenarios import EPS_MODES, required_log_eps, scenario
@@ -107,7 +108,7 @@ def test_log_outputs_match_float_outputs():
 
 
 def test_region_margins_and_allowed_margin():
-    ds = gen.toy4()
+    ds = d004.toy4()
     X, y = ds.X, ds.y
     assert tm.region_of(X, y, np.array([1.0, 0.0])) == "S+"
     assert tm.region_of(X, y, np.array([-1.0, 0.0])) == "S-"
@@ -115,7 +116,7 @@ def test_region_margins_and_allowed_margin():
     m = tm.region_margins(X, y, np.array([1.0, 0.0]))
     assert m["S+"] == pytest.approx(math.cos(0.3)) and m["S-"] < 0 and m["S_dead"] < 0
     # "moreover": a V+ neuron in S_dead passes only when it never activated a positive point
-    d = gen.toy_2d()
+    d = d004.toy_2d()
     u = np.array([0.0, -1.0])
     assert tm.allowed_margin(d.X, d.y, u, 1.0, False) >= 0
     assert tm.allowed_margin(d.X, d.y, u, 1.0, True) < 0
@@ -229,7 +230,7 @@ def test_log_sv2_matches_svd_and_scales():
 
 
 def test_refined_aligning_vector_at_zero_outputs():
-    ds = gen.toy4()
+    ds = d004.toy4()
     g = ds.y.copy()  # f = 0: g_i = y_i (exp loss)
     ip, im = np.flatnonzero(ds.y > 0), np.flatnonzero(ds.y < 0)
     assert np.allclose(tm.refined_aligning_vector(ds.X, g, ip), ds.x_plus)
@@ -313,7 +314,7 @@ def test_toy4_has_trivial_dead_cone_and_p5_data_does_not():
 
     rng = np.random.default_rng(0)
     Z = rng.standard_normal((20000, 2))
-    toy = gen.toy4(0.3)
+    toy = d004.toy4(0.3)
     assert not any(geometry.in_S_dead(toy, z) for z in Z)
     p5 = tm_dead_cone_data()
     assert geometry.in_S_dead(p5, np.array([0.0, -1.0]))

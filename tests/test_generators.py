@@ -10,6 +10,7 @@ from scipy.optimize import minimize
 
 from verify import Dataset, InputError
 from verify.data import generators as g
+from properties.min2024_early_alignment import datasets as d004
 from verify.data.digits import digits_pair, greedy_assumption1_subset
 from verify.geometry import mu, orthogonally_separable
 
@@ -48,16 +49,16 @@ def _pairwise_signed_cos(ds: Dataset) -> np.ndarray:
 
 
 def test_toy4_exact():
-    ds = g.toy4()
+    ds = d004.toy4()
     assert (ds.n_pos, ds.n_neg, ds.d) == (2, 2, 2)
     assert mu(ds) == pytest.approx(math.cos(0.6), abs=1e-15)
     np.testing.assert_allclose(ds.norms, 1.0, atol=1e-15)
     np.testing.assert_allclose(ds.x_plus, -ds.x_minus, atol=1e-15)
-    assert mu(g.toy4(0.5)) == pytest.approx(math.cos(1.0), abs=1e-15)
+    assert mu(d004.toy4(0.5)) == pytest.approx(math.cos(1.0), abs=1e-15)
 
 
 def test_toy_2d_matches_sheet():
-    ds = g.toy_2d()
+    ds = d004.toy_2d()
     assert (ds.n_pos, ds.n_neg) == (3, 3)
     assert mu(ds) == pytest.approx(math.cos(1.15), abs=1e-14)
     assert np.all(ds.X[:, 1] > 0)  # (0, -1) is in S_dead
@@ -66,7 +67,7 @@ def test_toy_2d_matches_sheet():
 
 @pytest.mark.parametrize("m", [math.sin(0.1), math.sin(0.001), 0.5, 1.0, -0.3])
 def test_two_point(m):
-    ds = g.two_point(m)
+    ds = d004.two_point(m)
     assert ds.n_pos == 2 and ds.n_neg == 0
     np.testing.assert_array_equal(ds.X[0], [1.0, 0.0])
     np.testing.assert_allclose(ds.norms, 1.0, atol=1e-15)
@@ -74,11 +75,11 @@ def test_two_point(m):
 
 
 def test_two_point_matches_paper_coordinates():
-    np.testing.assert_allclose(g.two_point(math.sin(0.1)).X[1], [math.sin(0.1), math.cos(0.1)], atol=1e-16)
+    np.testing.assert_allclose(d004.two_point(math.sin(0.1)).X[1], [math.sin(0.1), math.cos(0.1)], atol=1e-16)
 
 
 def test_orthogonal_pair():
-    ds = g.orthogonal_pair()
+    ds = d004.orthogonal_pair()
     np.testing.assert_array_equal(ds.X, np.eye(2))
     np.testing.assert_array_equal(ds.y, [1.0, 1.0])
     assert mu(ds) == 0.0 and not assumption1(ds)
@@ -96,7 +97,7 @@ def test_pc2_fixture():
 
 
 def test_planted_p1():
-    a, b = g.planted_p1a(), g.planted_p1b()
+    a, b = d004.planted_p1a(), d004.planted_p1b()
     assert mu(a) == pytest.approx(-0.4472135954999579, abs=1e-15)
     assert mu(b) == pytest.approx(-1 / math.sqrt(2), abs=1e-15)
     assert list(b.y) == [1, -1] and b.X[0] @ b.X[1] == 1.0
@@ -276,9 +277,9 @@ def test_teacher_generators_deterministic(seed):
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=[0.0, 0.0]), "teacher"),
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=[1.0, 0.0, 0.0]), "teacher"),
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=["a", "b"]), "teacher"),
-        (lambda: g.toy4(0.0), "a must lie"),
-        (lambda: g.toy4(math.pi / 2), "a must lie"),
-        (lambda: g.two_point(1.5), "mu must lie"),
+        (lambda: d004.toy4(0.0), "a must lie"),
+        (lambda: d004.toy4(math.pi / 2), "a must lie"),
+        (lambda: d004.two_point(1.5), "mu must lie"),
     ],
 )
 def test_other_invalid(call, fragment):

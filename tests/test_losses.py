@@ -52,8 +52,7 @@ def test_summed_total():
     assert loss.log_total(np.array([1.0, 1.0]), np.array([1000.0, 1000.0])) == pytest.approx(-1000 + np.log(2))
 
 
-def test_plain_logistic_fails_lemma2_flag_and_value_at_zero():
-    assert not get_loss("logistic").lemma2
+def test_logistic_weights_at_zero():
     assert get_loss("logistic").g(1.0, 0.0) == 0.5
     assert get_loss("logistic2").g(1.0, 0.0) == 1.0
 

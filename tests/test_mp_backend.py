@@ -13,7 +13,8 @@ from verify.dynamics.events import solve_cartesian
 from verify.dynamics.field import NetworkField
 from verify.dynamics.mp import events as mpev
 from verify.dynamics.mp import num
-from verify.dynamics.mp import read_json, small_init_terms, solve_mp, write_json
+from verify.dynamics.mp import read_json, solve_mp, write_json
+from properties.min2024_early_alignment.lemma34_terms import small_init_terms
 from verify.dynamics.mp.field import MpField, MpMode
 from verify.dynamics.mp.taylor import cauchy, exp_coeff, horner, recip_coeff
 from verify.errors import InputError

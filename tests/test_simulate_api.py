@@ -278,7 +278,7 @@ def test_progress_callable_can_abort() -> None:
 
 
 def test_mp_backend_through_the_api_matches_events() -> None:
-    from verify.data.generators import toy4
+    from properties.min2024_early_alignment.datasets import toy4
     from verify.model.init import balanced_init
 
     init = balanced_init(4, 2, eps=1e-3, seed=2)

@@ -1,4 +1,4 @@
-"""Exact rational arithmetic for the sign structure and mu (seed 004 Assumption 1, seed 000).
+"""Exact rational arithmetic for the sign structure, mu and orthogonal separability.
 
 Every float64 is a dyadic rational, so the data as stored are exact rationals. Entries are
 converted with ``fractions.Fraction`` (exact), brought to one common power-of-two
@@ -82,7 +82,7 @@ class SignStructure:
     signs: np.ndarray  # (n, n) int8 in {-1, 0, 1}
     mu: ExactMu
     orthogonally_separable: bool  # seed 000: same-label signed products > 0, opposite >= 0
-    assumption1: bool  # seed 004: all signed products > 0 (mu > 0)
+    all_signed_positive: bool  # every y_i y_j <x_i, x_j> > 0 (mu > 0)
 
 
 def _cos_sq_key(g: int, gii: int, gjj: int) -> tuple[int, Fraction]:
@@ -101,7 +101,7 @@ def _less(a: tuple[int, Fraction], b: tuple[int, Fraction]) -> bool:
 
 
 def exact_sign_structure(X: Sequence[Sequence[Any]] | np.ndarray, y: Sequence[Any] | np.ndarray) -> SignStructure:
-    """Exact signs of ``y_i y_j <x_i, x_j>`` and exact mu (004 Assumption 1) for rational data.
+    """Exact signs of ``y_i y_j <x_i, x_j>`` and exact mu for rational data.
 
     Entries may be floats (taken at their exact binary value), ints, Fractions or decimal
     strings. Rows must be nonzero and labels +-1. Cost: about n^2 d / 2 big-integer products.
@@ -134,7 +134,7 @@ def exact_sign_structure(X: Sequence[Sequence[Any]] | np.ndarray, y: Sequence[An
         signs=signs,
         mu=ExactMu(best[0], best[1], best_pair, value),
         orthogonally_separable=orth,
-        assumption1=bool(np.all(signs > 0)),
+        all_signed_positive=bool(np.all(signs > 0)),
     )
 
 

@@ -3,7 +3,7 @@
 A :class:`Paper` bundles one paper's claims with what the report needs to present them: its title
 and source, its audit quantities (a callable ``audit(base: verify.Audit) -> verify.PaperAudit``, run by
 :func:`verify.audit` on top of the generic data geometry), its named horizons (``{"t1": lambda audit:
-audit.t1}``: a claim may say ``horizon="t1"``), its blueprint (the lemma graph its claims hang on), its
+audit.t1}``: a claim may say ``horizon="t1"``), its datasets (``gen:NAME`` on the command line), its blueprint (the lemma graph its claims hang on), its
 errata and its experiments. Papers are found
 through the entry-point group ``verify.papers``; each entry point names a ``Paper`` object::
 
@@ -30,8 +30,8 @@ class Node:
     """One blueprint node: a lemma, theorem, equation or assumption of the paper."""
 
     key: str
-    label: str  # the paper's name, e.g. "Lemma 12"
-    detail: str = ""  # one line of content, e.g. "trapping (EA-A5)"
+    label: str  # the paper's own name for it
+    detail: str = ""  # one line of content, e.g. "trapping"
     kind: str = "lemma"  # "lemma" | "assumption" | "aggregate" (coloured by its parents)
     keywords: tuple[str, ...] = ()  # regexes matched against a claim's assumption texts (report: proved hypotheses)
 
@@ -84,7 +84,7 @@ class Erratum:
 @dataclass(frozen=True, eq=False)
 class Paper:
     """One paper as a plug-in: ``Paper(id, title, claims, *, source=None, audit=None, horizons={},
-    blueprint=None, errata=(), experiments=())``. ``id`` is the seed number for the built-in papers."""
+    datasets={}, blueprint=None, errata=(), experiments=())``. ``id`` is the seed number for the built-in papers."""
 
     id: str
     title: str
@@ -93,6 +93,7 @@ class Paper:
     source: str | None = None
     audit: Callable[[Any], Any] | None = None
     horizons: Mapping[str, Callable[[Any], float | None]] = field(default_factory=dict)
+    datasets: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     blueprint: Blueprint | None = None
     errata: Sequence[Erratum] = ()
     experiments: Sequence[Any] = ()
@@ -128,7 +129,11 @@ class Paper:
         unnamed = sorted({c.horizon for c in claims if isinstance(c.horizon, str)} - set(self.horizons))
         if unnamed:
             raise InputError(f"paper {self.id}: claims use horizon names it does not define: {', '.join(unnamed)}")
+        bad_d = [k for k, fn in dict(self.datasets).items() if not (isinstance(k, str) and k and callable(fn))]
+        if bad_d:
+            raise InputError(f"paper {self.id}: datasets must map names to callables (...) -> verify.Dataset, got {bad_d[0]!r}")
         object.__setattr__(self, "horizons", dict(self.horizons))
+        object.__setattr__(self, "datasets", dict(self.datasets))
         object.__setattr__(self, "claims", claims)
         object.__setattr__(self, "errata", tuple(self.errata))
         object.__setattr__(self, "experiments", tuple(self.experiments))

@@ -9,7 +9,7 @@ Backends:
   the polar ODE from there on (:mod:`verify.dynamics.hybrid`);
 - ``"gd"``: discrete (stochastic when ``batch_size`` is set) gradient descent with step ``lr``
   (:mod:`verify.dynamics.gd`); Cartesian only;
-- ``"limit"``: the closed-form eps -> 0 alignment dynamics (claims sheet 004 section 1.11);
+- ``"limit"``: the closed-form eps -> 0 alignment dynamics;
   balanced init only, second layer trained; always polar;
 - ``"mp"``: the mpmath reference backend (:mod:`verify.dynamics.mp`): Taylor series per mode,
   events located to full precision, ``dps`` digits (default 30); W0/v0 may be float64, mpmath
@@ -22,7 +22,7 @@ then the eps-free base with ``W(0) = exp(log_eps) W0`` and ``v(0) = exp(log_eps)
 must be balanced (|v0_j| = ||W0_j|| to 1e-12 relative) unless the Cartesian form is asked for
 explicitly and ``exp(log_eps) W0`` is representable.
 
-Form selection (``form=None``), following claims sheet 004 section 3.2: ``"polar"`` when
+Form selection (``form=None``), as follows: ``"polar"`` when
 ``log_eps`` is given, or when the init is balanced with nonzero rows and its scale
 ``max_j ||w_j(0)||`` is below 1e-150 (where f ~ eps^2 underflows float64); ``"cartesian"``
 otherwise. Backend "gd" is always Cartesian and "limit" always polar. The polar form needs a
@@ -63,7 +63,7 @@ from verify.trajectory import Trajectory
 BACKENDS = ("events", "gd", "limit", "mp")
 FORMS = ("cartesian", "polar")
 BALANCE_RTOL = 1e-12
-POLAR_SCALE = 1e-150  # auto-polar below this init scale (sheet 004 section 3.2)
+POLAR_SCALE = 1e-150  # auto-polar below this init scale
 LOG_CARTESIAN_MIN = math.log(1e-300)  # smallest log-scale a Cartesian float64 state may start at
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)  # exp(r) overflows above this
 AUTO_PROGRESS_DELAY_S = 2.0
@@ -365,7 +365,7 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
             raise InputError(f"the polar form needs a balanced init (|v0_j| = ||W0_j|| to 1e-12 relative); {where} is not balanced")
         if not nonzero:
             j = int(np.flatnonzero(~np.isfinite(log_norms))[0])
-            raise InputError(f"the polar form needs nonzero rows W0_j; row {j} is zero (drop it: seed 004 Remark 2)")
+            raise InputError(f"the polar form needs nonzero rows W0_j; row {j} is zero (drop it: a zero neuron never moves)")
         if not train_v:
             raise InputError("the polar form is valid only with the second layer trained (train_v=True)")
     else:

@@ -5,7 +5,7 @@ re-exported here; this module adds the *pointwise* cases that state-level claims
 
 - :class:`State` / :func:`states`: data plus one network state (W, v), balanced states also in
   polar form (r, U, s), optionally rescaled to a chosen max|f| or to theorem-scale eps;
-- :class:`GeometryCase` / :func:`geometry_cases`: Assumption-1 data plus a seed for the random
+- :class:`GeometryCase` / :func:`geometry_cases`: mu > 0 data plus a seed for the random
   vectors a static geometry check draws.
 
 Each case serialises to JSON (``to_dict``/``from_dict``) so counterexamples replay exactly.
@@ -90,7 +90,7 @@ def polar_state(ds: Dataset, r: np.ndarray, U: np.ndarray, s: np.ndarray, loss: 
 def states(draw: st.DrawFn, n: tuple[int, int] = (2, 6), d: tuple[int, int] = (2, 3), h: tuple[int, int] = (1, 5),
            losses: tuple[str, ...] = ("exp", "logistic2"), alphas: tuple[float, ...] = (0.0,), balanced: tuple[bool, ...] = (True, False),
            scale_decades: tuple[int, int] = (-2, 0), f_decades: tuple[int, int] | None = None) -> State:
-    """Random states on Assumption-1 data: directions, norms and signs from one seed.
+    """Random states on mu > 0 data: directions, norms and signs from one seed.
 
     Norm scale 10^k (k in ``scale_decades``), or, with ``f_decades``, a balanced state rescaled
     so that max_i |f(x_i)| = 10^-k exactly (k in ``f_decades``; all-dead states keep f = 0).
@@ -153,7 +153,7 @@ def as_case(value: Any) -> GeometryCase:
 
 @st.composite
 def geometry_cases(draw: st.DrawFn, n: tuple[int, int] = (2, 8), d: tuple[int, int] = (2, 4)) -> GeometryCase:
-    """Assumption-1 data (sheet 3.6) and a seed for the check's random vectors."""
+    """mu > 0 data and a seed for the check's random vectors."""
     ds, params = draw(datasets(n=n, d=d))
     return GeometryCase(ds, draw(SEEDS), params)
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
 from verify.model.init import balanced_init
 from verify.scenarios import Scenario, scenario
@@ -73,7 +74,7 @@ def p1a_runs(draw: st.DrawFn) -> Scenario:
     """Sheet P1(a): one V+ neuron near (0.05, 1) on x1 = (1, 0), x2 = (-1.5, 3) (both +1); it loses x1."""
     theta = math.atan2(1.0, 0.05) + 0.01 * draw(st.integers(min_value=-3, max_value=3))
     k = draw(st.integers(min_value=-6, max_value=-2))
-    return fixedscenario(gen.planted_p1a(), [theta], [1.0], k * math.log(10.0), params={"eps_decade": k})
+    return fixedscenario(d004.planted_p1a(), [theta], [1.0], k * math.log(10.0), params={"eps_decade": k})
 
 
 P1A_A4 = paper_claim(
@@ -95,7 +96,7 @@ def p1b_runs(draw: st.DrawFn) -> Scenario:
     """Sheet P1(b): x1 = (1, 0) (+1), x3 = (1, 1) (-1); a V+ neuron just above u = (1, -1)/sqrt 2 (slides on <x3, w> = 0)."""
     theta = -math.pi / 4 + 0.005 * draw(st.integers(min_value=1, max_value=6))
     k = draw(st.integers(min_value=-6, max_value=-2))
-    return fixedscenario(gen.planted_p1b(), [theta], [1.0], k * math.log(10.0), params={"eps_decade": k})
+    return fixedscenario(d004.planted_p1b(), [theta], [1.0], k * math.log(10.0), params={"eps_decade": k})
 
 
 P1B_A4 = paper_claim(
@@ -285,7 +286,7 @@ def p10_runs(draw: st.DrawFn) -> Scenario:
     a = draw(st.sampled_from([0.3, 0.2, 0.4]))
     c = draw(st.sampled_from([2.0, 1.5, 3.0]))
     phi = 0.02 * draw(st.integers(min_value=-3, max_value=3))
-    return fixedscenario(gen.toy4(a), [phi], [1.0], math.log(c), loss="square", params={"a": a, "c": c})
+    return fixedscenario(d004.toy4(a), [phi], [1.0], math.log(c), loss="square", params={"a": a, "c": c})
 
 
 P10_A6 = paper_claim(

@@ -16,6 +16,7 @@ from verify.audit import class_rhos
 from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS
 from verify.strategies import GeometryCase, as_case, geometry_cases
@@ -250,7 +251,7 @@ P6_D4 = paper_claim(
     source="sheet P6 / App. A.3 (orthogonal data, mu = 0)",
     statement="PLANTED: on x1 = (1,0), x2 = (0,1) (both +1, mu = 0) the K-generator x1 lies on the boundary of S+ (<x1, x2> = 0)",
     check=lemma7_margin,
-    over=st.builds(lambda seed: GeometryCase(gen.orthogonal_pair(), seed, {"data": "orthogonal_pair"}), SEEDS),
+    over=st.builds(lambda seed: GeometryCase(d004.orthogonal_pair(), seed, {"data": "orthogonal_pair"}), SEEDS),
     expected=Verdict.REFUTED,
     assumptions=("mu = 0 (drops Assumption 1's strict margin)",),
     tags=("pointwise", "geometry", "planted"),

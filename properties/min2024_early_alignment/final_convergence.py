@@ -16,6 +16,7 @@ from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
 
@@ -143,7 +144,7 @@ F4 = part2_claim(
 def dead_negative_scenario(k: int, seed: int) -> Scenario:
     """P12: toy_2d data (all points in the upper half-plane, so (0, -1) is in S_dead); k V+ neurons at random
     angles around the positive points and one V- neuron at (0, -1), dead from t = 0; eps = eps_required."""
-    ds = gen.toy_2d()
+    ds = d004.toy_2d()
     rng = np.random.default_rng(seed)
     ang = rng.uniform(-0.8, 0.8, size=k) + 0.45
     W0 = np.vstack([np.column_stack([np.cos(ang), np.sin(ang)]), [[0.0, -1.0]]])

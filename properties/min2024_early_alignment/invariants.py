@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from properties.min2024_early_alignment import patterns as pat
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.scenarios import SEEDS, datasets, scenario
 from verify.strategies import State, as_state, polar_state, states
 from verify.verdicts import Verdict
@@ -184,7 +185,7 @@ A3 = paper_claim(
 @st.composite
 def p1a_states(draw: st.DrawFn) -> State:
     """Sheet P1(a): x1 = (1, 0), x2 = (-1.5, 3) (both +1); a V+ neuron near (0.05, 1) activating both."""
-    ds = gen.planted_p1a()
+    ds = d004.planted_p1a()
     theta = math.atan2(1.0, 0.05) + 0.01 * draw(st.integers(min_value=-3, max_value=3))
     k = draw(st.integers(min_value=-3, max_value=0))
     r = np.array([k * math.log(10.0)])
@@ -212,7 +213,7 @@ def p10_states(draw: st.DrawFn) -> State:
     c = draw(st.sampled_from([1.5, 2.0, 3.0]))
     phi = 0.02 * draw(st.integers(min_value=-3, max_value=3))
     U = np.array([[math.cos(phi), math.sin(phi)]])
-    return polar_state(gen.toy4(a), np.array([math.log(c)]), U, np.array([1.0]), "square", 0.0, {"data": "toy4", "a": a, "c": c, "phi": phi})
+    return polar_state(d004.toy4(a), np.array([math.log(c)]), U, np.array([1.0]), "square", 0.0, {"data": "toy4", "a": a, "c": c, "phi": phi})
 
 
 P10_A3 = paper_claim(

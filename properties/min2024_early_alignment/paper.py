@@ -7,6 +7,7 @@ from verify.paper import Erratum, Paper
 
 from properties.min2024_early_alignment import CLAIMS
 from properties.min2024_early_alignment.audit import theorem1_quantities
+from properties.min2024_early_alignment.datasets import DATASETS
 from properties.min2024_early_alignment.blueprint import BLUEPRINT
 
 ERRATA = (
@@ -37,6 +38,7 @@ PAPER = Paper(
     source="Min, Mallada & Vidal, ICLR 2024 (seeds/004_3d2e519e1927f769.txt; claim sheet 004-early-alignment.md)",
     audit=theorem1_quantities,
     horizons={"t1": lambda audit: audit.t1},
+    datasets=DATASETS,
     blueprint=BLUEPRINT,
     errata=ERRATA,
 )

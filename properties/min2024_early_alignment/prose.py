@@ -13,6 +13,7 @@ from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
 from verify.model.init import balanced_init
 from verify.scenarios import SEEDS, Scenario
@@ -28,7 +29,7 @@ from properties.min2024_early_alignment.theorem_scale import _scenario
 def toy4_family(draw) -> Scenario:
     """toy4 data x = (cos a, +-sin a) (+1), (-cos a, +-sin a) (-1), a in {0.1, ..., 0.7} (S_dead = {0}),
     random balanced directions at the theorem's eps (min reading)."""
-    ds = gen.toy4(draw(st.integers(min_value=1, max_value=7)) / 10.0)
+    ds = d004.toy4(draw(st.integers(min_value=1, max_value=7)) / 10.0)
     width = draw(st.integers(min_value=2, max_value=6))
     seed = draw(SEEDS)
     base = balanced_init(width, 2, log_eps=0.0, seed=seed)

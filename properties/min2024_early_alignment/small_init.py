@@ -4,7 +4,7 @@ Lemma 1, also at the theorem's own eps, and EA-C4 time scales, with the planted 
 
 Float64 flushes f ~ eps^2 to 0 below eps ~ 1e-154, which would make both sides of (9)/(11) vanish;
 the theorem-scale versions evaluate the error term and the bound in mpmath from the polar state
-(verify.dynamics.mp.small_init_terms) and compare their logarithms.
+(:mod:`.lemma34_terms`) and compare their logarithms.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ LOG_MARGIN_ERROR = 1e-12  # log-domain rounding of a 30-digit evaluation, with a
 
 def lemma4_theorem_scale(state: State) -> Margin:
     """EA-C2 at theorem scale: max_j log LHS_j <= log(2 n X_max max_i |f(x_i)|), both in mpmath."""
-    from verify.dynamics.mp import small_init_terms
+    from properties.min2024_early_alignment.lemma34_terms import small_init_terms
 
     state = as_state(state)
     terms = small_init_terms(state.field, state.r, state.U, state.s, dps=MP_DIGITS)
@@ -265,7 +265,7 @@ def lemma1_theorem_scale(run) -> Margin:
     """EA-C3 at theorem scale: at every sample t <= T(eps), log max_j LHS_j <= log B1,
     B1 = 4 eps n sqrt(h) X_max^2 W_max^2; LHS from the sampled polar state, evaluated in mpmath.
     Error: the log-domain rounding plus 4 x the state error (LHS ~ exp(2 r) moves by 2 delta r)."""
-    from verify.dynamics.mp import small_init_terms
+    from properties.min2024_early_alignment.lemma34_terms import small_init_terms
 
     a = run.audit
     fo = run.field

@@ -16,6 +16,7 @@ from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin
 from verify.data import generators as gen
+from properties.min2024_early_alignment import datasets as d004
 from verify.model.init import Initialization, balanced_init
 from verify.scenarios import SEEDS, Scenario, scenario
 from verify.verdicts import Verdict
@@ -94,7 +95,7 @@ E6_T1EMP = paper_claim(
 
 def toy4_scenario() -> Scenario:
     """Sheet 3.2 toy4 (a = 0.3) with h = 8 directions 0.2 + k pi/4, signs +,-,..., W_max = 1, at eps_required."""
-    ds = gen.toy4()
+    ds = d004.toy4()
     ang = 0.2 + np.arange(8) * math.pi / 4
     W0 = np.column_stack([np.cos(ang), np.sin(ang)])
     s = np.where(np.arange(8) % 2 == 0, 1.0, -1.0)
@@ -243,7 +244,7 @@ P3 = paper_claim(
 
 def p6_scenario() -> Scenario:
     """P6: x1 = (1, 0), x2 = (0, 1), both +1 (mu = 0); one V+ neuron at angle -0.5 rad."""
-    return _scenario(gen.orthogonal_pair(), [[math.cos(-0.5), math.sin(-0.5)]], [1.0], -20.0, construction="sheet P6")
+    return _scenario(d004.orthogonal_pair(), [[math.cos(-0.5), math.sin(-0.5)]], [1.0], -20.0, construction="sheet P6")
 
 
 P6 = paper_claim(

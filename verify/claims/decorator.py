@@ -27,7 +27,7 @@ def claim(
     """Decorator for user claims: ``@verify.claim(id=..., over=scenario(...), horizon=...)``.
 
     ``over``: a strategy made by :func:`verify.scenarios.scenario`. ``horizon``: a positive number
-    (the run's t_end), a horizon an installed paper names (seed 004's "t1": the audit's t1) or a callable
+    (the run's t_end), a horizon an installed paper names (e.g. "t1") or a callable
     ``(scenario, audit) -> float``. The function receives the run -- ``run.X``, ``run.y``,
     ``run.W0``, ``run.v0``, ``run.times``, ``run.W`` (k, h, d), ``run.v`` (k, h), ``run.events``,
     ``run.params``, ``run.audit`` -- and returns True / False, a number (>= 0: holds) or a

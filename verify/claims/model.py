@@ -43,7 +43,7 @@ class Claim:
     """One executable claim with its provenance."""
 
     id: str
-    source: str  # seed file number and item, e.g. "004 Lemma 12"
+    source: str  # seed file number and item, e.g. "<seed> Lemma <k>"
     statement: str
     check: Callable[[Any], float | Margin]
     over: st.SearchStrategy[Any] | None = None

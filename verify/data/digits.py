@@ -1,4 +1,4 @@
-"""Offline stand-in for the MNIST digit pairs of seed 004 (sheet 4.2, 4.6, 4.8).
+"""Offline stand-in for MNIST digit pairs (centred, optionally restricted to a mu > 0 subset).
 
 scikit-learn ships the 8x8 digits (1797 images, D = 64, pixel values 0..16) inside its wheel,
 so ``sklearn.datasets.load_digits`` needs no network.
@@ -43,12 +43,12 @@ def _normalise(X: np.ndarray, how: str | None) -> np.ndarray:
 def digits_pair(a: int = 0, b: int = 1, *, centred: bool = True, normalise: str | None = None) -> Dataset:
     """Images of digits ``a`` (label +1, rows first) and ``b`` (label -1), pixels scaled to [0, 1].
 
-    - ``centred``: subtract the pair mean, ``x_i <- x_i - (1/n) sum_j x_j`` (sheet 4.2); rows that
+    - ``centred``: subtract the pair mean, ``x_i <- x_i - (1/n) sum_j x_j``; rows that
       become exactly zero are then dropped (none do for any pair of the bundled data).
     - ``normalise``: None (keep), "unit" (every ``||x_i|| = 1``) or "ball" (divide by ``max_i ||x_i||``,
       so ``||x|| <= 1`` as seeds 002/003 assume).
 
-    Digits 0/1 centred: n = 360 (178 / 182), mu ~ -0.718, X_max ~ 2.78, X_min ~ 1.51 (sheet 4.8).
+    Digits 0/1 centred: n = 360 (178 / 182), mu ~ -0.718, X_max ~ 2.78, X_min ~ 1.51.
     """
     a, b = _digit("a", a), _digit("b", b)
     if a == b:
@@ -67,7 +67,7 @@ def digits_pair(a: int = 0, b: int = 1, *, centred: bool = True, normalise: str 
 
 
 def greedy_assumption1_subset(ds: Dataset) -> Dataset:
-    """Largest-violator-first subset satisfying Assumption 1 (sheet 4.8), without re-centring.
+    """Largest-violator-first subset with mu > 0, without re-centring.
 
     Repeatedly drops the point with the most pairs ``cos(y_i x_i, y_j x_j) <= 0`` (lowest index on
     ties) until none remain; the result has ``mu > 0``. Order of the kept rows is preserved.

@@ -4,7 +4,7 @@ Every generator builds valid data directly from a few structured parameters (no 
 sampling) and returns a :class:`verify.Dataset` whose ``name`` records the call. Random
 generators are deterministic functions of an integer ``seed`` (``numpy.random.default_rng``).
 
-Notation: ``s_i = y_i x_i / ||x_i||`` are the signed unit data; seed 004's
+Notation: ``s_i = y_i x_i / ||x_i||`` are the signed unit data; the
 ``mu = min_{i,j} cos(y_i x_i, y_j x_j) = min_{i,j} <s_i, s_j>``.
 
 The spherical-cap construction used by :func:`orthogonally_separable` and :func:`near_miss`:
@@ -58,7 +58,7 @@ def _float(name: str, value: object) -> float:
     return out
 
 
-def _in_range(name: str, value: object, lo: float, hi: float, *, lo_open: bool, hi_open: bool) -> float:
+def in_range(name: str, value: object, lo: float, hi: float, *, lo_open: bool, hi_open: bool) -> float:
     v = _float(name, value)
     below = v <= lo if lo_open else v < lo
     above = v >= hi if hi_open else v > hi
@@ -153,26 +153,26 @@ def _check_mu(ds: Dataset, target: float, tol: float) -> Dataset:
     return ds
 
 
-# --------------------------------------------------------------------------- seed 004: Assumption 1
+# --------------------------------------------------------------------------- mu > 0 (and its near misses)
 
 
 def orthogonally_separable(n_pos: int, n_neg: int, d: int, mu: float, *, seed: int,
                            norm_range: tuple[float, float] = (1.0, 1.0), tol: float = MU_TOL) -> Dataset:
-    """Data satisfying seed 004 Assumption 1 with ``min_ij cos(y_i x_i, y_j x_j) = mu`` (|error| <= tol).
+    """Data with ``mu = min_ij cos(y_i x_i, y_j x_j)`` exactly the given value > 0 (|error| <= tol).
 
     Signed directions ``s_i`` lie in the cap of half-angle ``theta = arccos(mu)/2 < pi/4`` around a
     random core ``u``; two of them (random indices) are the extremes at angle exactly
     ``2 theta = arccos(mu)``, the rest within ``0.9 theta`` of ``u``. Then ``x_i = y_i r_i s_i`` with
-    ``r_i ~ U[X_min, X_max]``, positives first. Every pair then has cosine >= mu > 0, so seed 000's
-    orthogonal separability holds as well. ``mu = 1`` gives collinear data; n = 1 or d = 1 forces it.
+    ``r_i ~ U[X_min, X_max]``, positives first. Every pair then has cosine >= mu > 0, so the data are
+    orthogonally separable as well. ``mu = 1`` gives collinear data; n = 1 or d = 1 forces it.
     """
     n_pos, n_neg, d = _int("n_pos", n_pos, 0), _int("n_neg", n_neg, 0), _int("d", d, 1)
     n = n_pos + n_neg
     if n < 1:
         raise InputError("need at least one point (n_pos + n_neg >= 1)")
-    mu = _in_range("mu", mu, 0.0, 1.0, lo_open=True, hi_open=False)
+    mu = in_range("mu", mu, 0.0, 1.0, lo_open=True, hi_open=False)
     lo, hi = _norm_range(norm_range)
-    tol = _in_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=False)
+    tol = in_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=False)
     if mu < 1.0 and n == 1:
         raise InputError(f"a single point has mu = 1 (the i = j term); mu = {mu!r} is impossible")
     if mu < 1.0 and d == 1:
@@ -189,7 +189,7 @@ def orthogonally_separable(n_pos: int, n_neg: int, d: int, mu: float, *, seed: i
 
 def near_miss(n_pos: int, n_neg: int, d: int, violation: float, *, seed: int,
               norm_range: tuple[float, float] = (1.0, 1.0), tol: float = MU_TOL) -> Dataset:
-    """Data violating Assumption 1 by exactly ``violation``: ``mu = -violation`` (|error| <= tol).
+    """Data with mu > 0 violated by exactly ``violation``: ``mu = -violation`` (|error| <= tol).
 
     Row 0 (label +1) and row ``n_pos`` (label -1) are the only pair with a negative signed cosine:
     ``cos(x_0, x_{n_pos}) = violation > 0`` (a cross-class acute pair), i.e.
@@ -199,9 +199,9 @@ def near_miss(n_pos: int, n_neg: int, d: int, violation: float, *, seed: int,
     Needs both classes, d >= 2 and violation in (0, 1).
     """
     n_pos, n_neg, d = _int("n_pos", n_pos, 1), _int("n_neg", n_neg, 1), _int("d", d, 2)
-    violation = _in_range("violation", violation, 0.0, 1.0, lo_open=True, hi_open=True)
+    violation = in_range("violation", violation, 0.0, 1.0, lo_open=True, hi_open=True)
     lo, hi = _norm_range(norm_range)
-    tol = _in_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=False)
+    tol = in_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=False)
     rng = _rng(seed)
     n = n_pos + n_neg
     theta = 0.5 * math.acos(-violation)
@@ -217,62 +217,20 @@ def _polar(angles: Sequence[float]) -> np.ndarray:
     return np.column_stack([np.cos(a), np.sin(a)])
 
 
-def _angular(pos: Sequence[float], neg: Sequence[float], name: str) -> Dataset:
+def angular(pos: Sequence[float], neg: Sequence[float], name: str) -> Dataset:
+    """Unit points (cos a, sin a) in the plane: label +1 at the angles ``pos``, -1 at ``neg`` (radians)."""
     X = np.vstack([_polar(pos), _polar(neg)])
     return Dataset(X, _labels(len(pos), len(neg)), name=name)
 
 
-def toy_2d() -> Dataset:
-    """Our offline stand-in for seed 004 App. A.1 / Fig. 6 (sheet 4.3; the paper gives only a picture).
-
-    Unit points: +1 at angles {0.35, 0.45, 0.55} rad, -1 at {pi-0.4, pi-0.5, pi-0.6}. All lie in
-    the upper half-plane, so (0, -1) is in S_dead; ``mu = cos(0.55 + 0.6) = cos(1.15) ~ 0.4085``.
-    """
-    return _angular([0.35, 0.45, 0.55], [math.pi - 0.4, math.pi - 0.5, math.pi - 0.6], "toy_2d")
-
-
-def toy4(a: float = 0.3) -> Dataset:
-    """Seed 004 sheet 3.2 ``toy4``: (cos a, +-sin a) label +1 and (-cos a, +-sin a) label -1.
-
-    Unit norms; ``mu = cos(2a)`` (positive iff a < pi/4), ``x+ = (2 cos a, 0) = -x-``, S_dead = {0}.
-    """
-    a = _in_range("a", a, 0.0, 0.5 * math.pi, lo_open=True, hi_open=True)
-    return _angular([a, -a], [math.pi - a, math.pi + a], f"toy4(a={a!r})")
-
-
-def two_point(mu: float) -> Dataset:
-    """Seed 004 App. A.2 (sheet 4.4): two positive points x1 = (1, 0), x2 = (mu, sqrt(1 - mu^2)).
-
-    Both labels +1, unit norms, ``cos(x1, x2) = mu`` (the paper uses mu = sin(0.1) and sin(0.001),
-    i.e. x2 = (sin t, cos t)). Any mu in [-1, 1] is accepted; mu <= 0 violates Assumption 1.
-    """
-    mu = _in_range("mu", mu, -1.0, 1.0, lo_open=False, hi_open=False)
-    X = [[1.0, 0.0], [mu, math.sqrt(1.0 - mu * mu)]]
-    return Dataset(X, [1.0, 1.0], name=f"two_point(mu={mu!r})")
-
-
-def orthogonal_pair() -> Dataset:
-    """Seed 004 App. A.3 (sheet 4.5, planted P6): x1 = (1, 0), x2 = (0, 1), both +1; mu = 0 exactly."""
-    return Dataset([[1.0, 0.0], [0.0, 1.0]], [1.0, 1.0], name="orthogonal_pair")
-
-
-def planted_p1a() -> Dataset:
-    """Seed 004 sheet 5 P1(a), same-label obtuse pair: x1 = (1, 0), x2 = (-1.5, 3), both +1; mu = -1/sqrt(5)."""
-    return Dataset([[1.0, 0.0], [-1.5, 3.0]], [1.0, 1.0], name="planted_p1a")
-
-
-def planted_p1b() -> Dataset:
-    """Seed 004 sheet 5 P1(b), cross-class acute pair: x1 = (1, 0) (+1), x3 = (1, 1) (-1); mu = -1/sqrt(2)."""
-    return Dataset([[1.0, 0.0], [1.0, 1.0]], [1.0, -1.0], name="planted_p1b")
-
-
 def pc2_cross_class_acute() -> Dataset:
-    """Seed 000 sheet 5.6 PC2 (non-OS, linearly separable by u(10 deg)): unit points u(phi) = (cos phi, sin phi).
+    """A cross-class acute pair (not orthogonally separable, linearly separable by u(10 deg)): unit points
+    u(phi) = (cos phi, sin phi).
 
     +1 at u(0 deg), u(80 deg); -1 at u(120 deg), u(135 deg). The cross pair u(80), u(120) is acute
-    (cos 40 deg > 0), so seed 000's orthogonal separability fails; mu = cos(140 deg) ~ -0.766.
+    (cos 40 deg > 0), so orthogonal separability fails; mu = cos(140 deg) ~ -0.766.
     """
-    return _angular(np.radians([0.0, 80.0]), np.radians([120.0, 135.0]), "pc2_cross_class_acute")
+    return angular(np.radians([0.0, 80.0]), np.radians([120.0, 135.0]), "pc2_cross_class_acute")
 
 
 # --------------------------------------------------------------------------- seeds 002 / 003: linear teachers
@@ -308,7 +266,7 @@ def _half_slab(k: int, w: np.ndarray, margin: float, rng: np.random.Generator) -
 
 
 def symmetric_separable(n_half: int, d: int, margin: float, *, seed: int) -> Dataset:
-    """Seed 003 Assumption 4.1 data: rows i < n_half are +1, row i + n_half is -x_i with label -1.
+    """Symmetric data: rows i < n_half are +1, row i + n_half is -x_i with label -1.
 
     Linearly separable through the origin with linear max margin exactly ``margin``:
     ``||x_i|| <= 1``, ``<w*, x_i> ~ U[margin, 1]`` for a random unit ``w*``, and row 0 is the support
@@ -316,7 +274,7 @@ def symmetric_separable(n_half: int, d: int, margin: float, *, seed: int) -> Dat
     maximiser ``w* = X[0] / ||X[0]||``.
     """
     n_half, d = _int("n_half", n_half, 1), _int("d", d, 1)
-    margin = _in_range("margin", margin, 0.0, 1.0, lo_open=True, hi_open=False)
+    margin = in_range("margin", margin, 0.0, 1.0, lo_open=True, hi_open=False)
     rng = _rng(seed)
     P = _half_slab(n_half, _frame(d, rng)[:, 0], margin, rng)
     name = f"symmetric_separable({_fmt(n_half=n_half, d=d, margin=margin, seed=seed)})"
@@ -329,11 +287,11 @@ def linear_teacher(n: int, d: int, margin: float, *, seed: int, teacher: Sequenc
     Each point: a label y (row 0: +1, row 1: -1, the rest fair coins), ``<w*, x> = y t`` with
     ``t ~ U[margin, 1]`` and an orthogonal part of random direction and length ``U[0, sqrt(1-t^2)]``.
     Guarantees ``||x|| <= 1``, ``y <w*, x> >= margin`` (so ``y cos(w*, x) >= margin``, and the
-    functional margin ``y <w*/margin, x> >= 1`` of sheet 002), and row 0 is the support vector
+    functional margin ``y <w*/margin, x> >= 1``), and row 0 is the support vector
     ``margin * w*``, making ``w*`` the max-margin direction with ``gamma_lin = margin`` exactly.
     """
     n, d = _int("n", n, 1), _int("d", d, 1)
-    margin = _in_range("margin", margin, 0.0, 1.0, lo_open=True, hi_open=False)
+    margin = in_range("margin", margin, 0.0, 1.0, lo_open=True, hi_open=False)
     rng = _rng(seed)
     w = _teacher(d, teacher, rng)
     y = rng.choice([-1.0, 1.0], size=n)
@@ -351,12 +309,6 @@ def linear_teacher(n: int, d: int, margin: float, *, seed: int, teacher: Sequenc
 GENERATORS: dict[str, Callable[..., Dataset]] = {
     "orthogonally_separable": orthogonally_separable,
     "near_miss": near_miss,
-    "toy_2d": toy_2d,
-    "toy4": toy4,
-    "two_point": two_point,
-    "orthogonal_pair": orthogonal_pair,
-    "planted_p1a": planted_p1a,
-    "planted_p1b": planted_p1b,
     "pc2_cross_class_acute": pc2_cross_class_acute,
     "symmetric_separable": symmetric_separable,
     "linear_teacher": linear_teacher,
@@ -373,14 +325,29 @@ def _coerce(value: object) -> object:
         return value
 
 
+def generators() -> dict[str, Callable[..., Dataset]]:
+    """The generic families (:data:`GENERATORS`) and every installed paper's datasets (``Paper.datasets``);
+    a name given twice is an InputError naming both owners."""
+    from verify.claims.registry import papers  # local: the registry imports the plug-ins
+
+    out, owner = dict(GENERATORS), {k: "verify" for k in GENERATORS}
+    for paper in papers().values():
+        for key, fn in paper.datasets.items():
+            if key in owner:
+                raise InputError(f"dataset {key!r} is defined by {owner[key]} and by paper {paper.id}")
+            out[key], owner[key] = fn, f"paper {paper.id}"
+    return out
+
+
 def make_dataset(name: str, **params: object) -> Dataset:
-    """``GENERATORS[name](**params)``; string values are parsed as Python literals ("3", "0.5", "(1, 2)").
+    """``generators()[name](**params)``; string values are parsed as Python literals ("3", "0.5", "(1, 2)").
 
     Unknown names and bad or missing parameters raise :class:`verify.InputError`.
     """
-    if name not in GENERATORS:
-        raise InputError(f"unknown generator {name!r}; choose one of {', '.join(sorted(GENERATORS))}")
-    fn = GENERATORS[name]
+    known = generators()
+    if name not in known:
+        raise InputError(f"unknown generator {name!r}; choose one of {', '.join(sorted(known))}")
+    fn = known[name]
     kwargs = {k: _coerce(v) for k, v in params.items()}
     try:
         inspect.signature(fn).bind(**kwargs)

@@ -5,9 +5,9 @@ the current activation pattern (1 active, alpha inactive; a fractional value in 
 for a Filippov sliding pair). Inside a mode the field is analytic; by positive homogeneity
 sigma(p) = p sigma'(p), so the outputs are f = (P * S) @ v with P = X W^T.
 
-Cartesian form (seed 004 eq. (12)):
+Cartesian form:
     w_j' = v_j sum_i S_ij g_i x_i,    v_j' = sum_i S_ij P_ij g_i,    g_i = -l'(y_i, f(x_i)).
-Polar form (sheet section 1.11; balanced init, v_j = s_j e^{r_j}, w_j = e^{r_j} u_j):
+Polar form (balanced init, v_j = s_j e^{r_j}, w_j = e^{r_j} u_j):
     G_j = sum_i S_ij g_i x_i,   r_j' = s_j <u_j, G_j>,   u_j' = s_j (I - u_j u_j^T) G_j.
 """
 

@@ -2,10 +2,10 @@
 
 Two forms share one interface (the solver only sees flat vectors z):
 
-- Cartesian, z = [W.ravel(), v]: e_ij(z) = <x_i, w_j>, rhs = (W', v') of seed 004 eq. (12),
+- Cartesian, z = [W.ravel(), v]: e_ij(z) = <x_i, w_j>, rhs = (W', v') of the gradient flow,
   neuron gain gamma_j = v_j (w_j' = gamma_j G_j).
 - Polar, z = [r - r_ref, U.ravel()] (r_j = ln ||w_j||, offset by r_ref = r(0) so that the
-  tolerance on r is absolute, whatever eps): e_ij(z) = <x_i, u_j>, rhs = (r', U') of sheet
+  tolerance on r is absolute, whatever eps): e_ij(z) = <x_i, u_j>, rhs = (r', U') of the
   1.11, gamma_j = s_j (the normal rate <x_i, u_j'> = s_j <x_i, G_j> on e_ij = 0).
 
 Both e_ij are linear in z, so the dense output of a step maps linearly onto them.

@@ -1,5 +1,5 @@
 """Hybrid polar gradient flow: the exact eps -> 0 limit engine while it *is* the float64 flow,
-then the event-driven polar ODE (claims sheet 004 sections 1.11 and 3.1-3.3).
+then the event-driven polar ODE.
 
 Why the two phases are the same dynamics. The polar field of :mod:`verify.dynamics.field`
 depends on the outputs only through the data weights g_i = -l'(y_i, f(x_i)), computed in

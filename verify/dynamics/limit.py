@@ -1,4 +1,4 @@
-"""Closed-form eps -> 0 limit of the alignment phase (claim sheet 004, section 1.11).
+"""Closed-form eps -> 0 limit of the alignment phase of a balanced small initialisation.
 
 As eps -> 0 the outputs vanish, f = 0, so the data weights are the constants
 g_i = -l'(y_i, 0) (y_i for exp, logistic2 and square; y_i/2 for the plain logistic, whose
@@ -15,7 +15,7 @@ phi = angle(u, a) and tau = ln tan(phi/2) (tau = -inf at u = a, +inf at u = -a):
     r(t) = r0 - ln(sin(phi)/sin(phi0)) = r0 + lncosh(tau) - lncosh(tau0).
 
 (Verified: dr/dphi = r'/phi' = s k cos(phi)/(-s k sin(phi)) = -cot(phi), whose integral is
--ln sin(phi); the sheet's formula is right. The tau form never overflows.) A hyperplane
+-ln sin(phi); the closed form is right. The tau form never overflows.) A hyperplane
 <x_i, u> = 0 is met where sech(tau) (B_i - sinh(tau) A_i) = 0 with A_i = <x_i, a>,
 B_i = <x_i, e>: tau*_i = asinh(B_i/A_i) (unique, transversal), t*_i = (tau0 - tau*_i)/(s k),
 kept when t*_i > 0. So every pair crosses at most once per mode.
@@ -26,7 +26,7 @@ inactive (the limit velocity there is u' = s P_u x_a and <x_i, u> = 0, so
 <x_i, u'> = s <x_i, x_a>); this is iterated to a fixed point for simultaneous crossings
 (Event "activate" / "deactivate", or "grazing" when a pair touches and keeps its side).
 
-Filippov sliding (only without Assumption 1): a pair whose active side pushes back into the
+Filippov sliding (only when mu <= 0): a pair whose active side pushes back into the
 hyperplane while its inactive side pushes out (s <x_i, x_a + (1-alpha) g_i x_i> <= 0 <
 s <x_i, x_a>) slides. On the sliding set Sigma the Filippov field is
 x_eff = x_a + sum_{i in Sigma} lambda_i (1-alpha) g_i x_i with lambda chosen so that
@@ -40,7 +40,7 @@ direction but its norm keeps changing (r' = s <u, x_eff>).
 
 Dead neurons: for alpha = 0 a neuron with no active (and no sliding) point is dead: x_a = 0,
 it is frozen, and Event(kind="dead", i=-1) is recorded (at t = 0 for neurons that start
-dead). x_a = 0 with active points (only without Assumption 1) also freezes the neuron,
+dead). x_a = 0 with active points (only when mu <= 0) also freezes the neuron,
 without an event.
 """
 
@@ -328,7 +328,7 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     tuples), ``dead`` ({j: t}), ``n_sliding`` (sliding entries) and ``exact``.
     The balanced limit state is exact, so ``balancedness_drift`` is 0 and ``error_estimate``
     is the float64 rounding level. More than ``max_events_per_neuron`` (default 10 n + 10)
-    mode switches of one neuron raise NumericalError (Zeno guard; under Assumption 1 a neuron
+    mode switches of one neuron raise NumericalError (Zeno guard; with mu > 0 a neuron
     switches at most n times).
     """
     if not field.train_v:

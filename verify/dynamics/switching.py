@@ -9,7 +9,7 @@ alpha) and d1 = d(1) (active side), and |d| <= tol read as 0:
     d0 > 0, d1 >= 0        -> active   (from the inactive side: "activate")
     d0 > 0, d1 < 0         -> sliding  (Filippov; both sides push into the surface)
     d0 <= 0                -> inactive (from the active side: "deactivate"); d0 < 0 < d1
-                              (both sides push away, non-unique, seed 004 App. E.4) takes
+                              (both sides push away, non-unique) takes
                               the sigma'(0) = 0 side and is reported as "grazing".
 
 A pair that *arrived* at its surface (a detected crossing) has, physically, its own side

@@ -1,7 +1,7 @@
 """The (leaky) ReLU sigma(z) = max(z, alpha z) with the fixed subgradient sigma'(0) = alpha side.
 
 sigma'(z) = 1{z > 0} + alpha 1{z <= 0}: at alpha = 0 this is ReLU with sigma'(0) = 0, the
-paper's Caratheodory convention (seed 004 section 1.2, reading R4).
+Caratheodory convention sigma'(0) = 0 (leaky: slope alpha at and below 0).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Every initialisation stores an eps-free base ``(W0, v0)`` and the scale as ``log
 theorem-scale eps (1e-4000) is representable; ``W`` and ``v`` give the scaled float64 arrays
 ``eps * W0`` and ``eps * v0`` when eps is inside float64 range.
 
-- balanced (seed 004 eq. (3)): v0_j = s_j ||W0_j||, so v_j^2 = ||w_j||^2;
+- balanced: v0_j = s_j ||W0_j||, so v_j^2 = ||w_j||^2;
 - unbalanced: W0 and v0 independent Gaussians (balancedness c_j = v_j^2 - ||w_j||^2 != 0);
 - dominated: |v0_j| = c ||W0_j|| with c > 1.
 """
@@ -127,7 +127,7 @@ class Initialization:
 
     @property
     def W_max(self) -> float:
-        """max_j ||W0_j|| (eps-free, seed 004 section 1.5)."""
+        """max_j ||W0_j|| (eps-free)."""
         return float(np.linalg.norm(self.W0, axis=1).max())
 
     @property
@@ -154,9 +154,9 @@ def balanced_init(
     signs: str | np.ndarray = "random",
     W0: np.ndarray | None = None,
 ) -> Initialization:
-    """Balanced init W(0) = eps W0, v_j(0) = s_j ||w_j(0)|| (seed 004 eq. (3)).
+    """Balanced init W(0) = eps W0, v_j(0) = s_j ||w_j(0)||.
 
-    ``W0`` defaults to i.i.d. N(0, 1/d) rows (Assumption 2 then holds with probability 1).
+    ``W0`` defaults to i.i.d. N(0, 1/d) rows (no row faces a class sum exactly, with probability 1).
     """
     _check_shape(h, d)
     rng = np.random.default_rng(seed)
@@ -165,7 +165,7 @@ def balanced_init(
         raise InputError(f"W0 must have shape ({h}, {d}), got {base.shape}")
     norms = np.linalg.norm(base, axis=1)
     if np.any(norms == 0.0):
-        raise InputError("balanced init needs nonzero rows W0_j (seed 004 Remark 2)")
+        raise InputError("balanced init needs nonzero rows W0_j (a zero neuron never moves: drop it)")
     s = _signs(h, signs, rng)
     return Initialization(base, s * norms, resolve_log_eps(eps, log_eps), "balanced")
 

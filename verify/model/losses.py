@@ -3,8 +3,8 @@
 All four losses depend on the margin z = y * yhat (y in {-1, +1}):
 
 - ``exp``:        l = exp(-z),                g = y exp(-z)
-- ``logistic2``:  l = 2 log(1 + exp(-z)),     g = 2 y / (1 + exp(z))   (seed 004, App. B)
-- ``logistic``:   l = log(1 + exp(-z)),       g = y / (1 + exp(z))     (seed 004 main text)
+- ``logistic2``:  l = 2 log(1 + exp(-z)),     g = 2 y / (1 + exp(z))   (g(0) = y)
+- ``logistic``:   l = log(1 + exp(-z)),       g = y / (1 + exp(z))     (g(0) = y/2)
 - ``square``:     l = (1/2)(y - yhat)^2,      g = y - yhat
 
 ``g_minus_y`` returns g - y without cancellation (expm1 / tanh), which is what the
@@ -50,7 +50,6 @@ class Loss:
     _weight: Callable[[np.ndarray], np.ndarray]  # g / y as a function of z
     _weight_minus_one: Callable[[np.ndarray], np.ndarray]  # (g - y) / y as a function of z
     _log_value: Callable[[np.ndarray], np.ndarray]
-    lemma2: bool  # |g - y| <= 2|yhat| on |yhat| <= 1 (seed 004 Lemma 2)
 
     def value(self, y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
         """l(y_i, yhat_i) per sample."""
@@ -87,7 +86,6 @@ EXP = Loss(
     _weight=lambda z: np.exp(-z),
     _weight_minus_one=lambda z: np.expm1(-z),
     _log_value=lambda z: -np.asarray(z, dtype=float),
-    lemma2=True,
 )
 
 LOGISTIC2 = Loss(
@@ -96,7 +94,6 @@ LOGISTIC2 = Loss(
     _weight=lambda z: 2.0 * expit(-z),
     _weight_minus_one=lambda z: -np.tanh(np.asarray(z, dtype=float) / 2.0),
     _log_value=lambda z: LOG2 + _log_softplus(-np.asarray(z, dtype=float)),
-    lemma2=True,
 )
 
 LOGISTIC = Loss(
@@ -105,7 +102,6 @@ LOGISTIC = Loss(
     _weight=lambda z: expit(-z),
     _weight_minus_one=lambda z: -expit(z),
     _log_value=lambda z: _log_softplus(-np.asarray(z, dtype=float)),
-    lemma2=False,
 )
 
 SQUARE = Loss(
@@ -114,7 +110,6 @@ SQUARE = Loss(
     _weight=lambda z: 1.0 - np.asarray(z, dtype=float),
     _weight_minus_one=lambda z: -np.asarray(z, dtype=float),
     _log_value=lambda z: np.log(0.5) + 2.0 * np.log(np.abs(1.0 - np.asarray(z, dtype=float))),
-    lemma2=True,
 )
 
 LOSSES: dict[str, Loss] = {loss.name: loss for loss in (EXP, LOGISTIC2, LOGISTIC, SQUARE)}

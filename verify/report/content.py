@@ -109,10 +109,9 @@ def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
     ]
     conventions = [
         f"ReLU subgradient fixed at sigma'(0) = {fmt(st.get('sigma_prime_at_zero', 0.0))}: the engine computes the "
-        "Caratheodory solution of the ODE with 1{z > 0} (seed 004 Sec. 2, App. E) and freezes neurons that reach S_dead "
-        "(regular solutions, Definition 1).",
-        "Losses are summed over the data (not averaged); 'logistic2' is the appendix loss 2 log(1 + e^{-y yhat}), "
-        "'logistic' the main-text one.",
+        "Caratheodory solution of the ODE with 1{z > 0} and freezes neurons with no active data point.",
+        "Losses are summed over the data (not averaged); 'logistic2' is 2 log(1 + e^{-y yhat}), "
+        "'logistic' log(1 + e^{-y yhat}).",
         "UNKNOWN is never a pass; vacuous examples (hypotheses false) are never evidence.",
     ]
     return {"backends": backends, "tolerances": tol, "conventions": conventions, "assumed": assumed}

@@ -162,7 +162,7 @@ def assumption_split(entry: dict[str, Any], report: dict[str, Any],
     """Split a claim's hypotheses into checked / proved / assumed.
 
     checked = the claim's checked assumptions, assumed = those taken on trust; an assumption
-    moves to *proved* when it names a graph node (keywords such as "Lemma 2", "balanced init",
+    moves to *proved* when it names a graph node (its keywords, e.g. a lemma name or "balanced init",
     "(28)") whose symbolic claims (tag "symbolic") in this report are all PROVED (at least one).
     Claims listed in ``depends_on`` that are PROVED in this report are also listed as proved.
     Each proved item says which claims back it.

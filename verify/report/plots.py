@@ -1,10 +1,11 @@
 """Report figures (matplotlib, Agg backend, PNG bytes): representative runs and counterexamples.
 
-Representative runs, one per scenario family of seed 004 (all exp loss, balanced init of width
-h = 8 from :func:`verify.model.init.balanced_init` with seed 0, simulated in polar form at
-``log_eps = -30``; the horizon is twice the time at which the loss has fallen by 1% from L(0)):
+Representative runs, one per dataset of :data:`REPRESENTATIVE` that is installed (``gen:`` names: the
+generic families and the papers' datasets; all exp loss, balanced init of width h = 8 from
+:func:`verify.model.init.balanced_init` with seed 0, simulated in polar form at ``log_eps = -30``; the
+horizon is twice the time at which the loss has fallen by 1% from L(0)):
 
-- ``toy4``: :func:`verify.data.generators.toy4` (4 unit points, S_dead = {0});
+- ``toy4`` (4 unit points (+-cos a, +-sin a), a = 0.3, S_dead = {0}), when a paper provides it;
 - ``orthsep``: ``orthogonally_separable(3, 3, 2, 0.5, seed=0)`` (6 points, mu = 0.5).
 
 For each: the 2-D cones (data, S+ / S- / S_dead sectors, neuron directions at four times),
@@ -241,14 +242,31 @@ def _family_figures(name: str, label: str, ds: Any) -> list[Figure]:
     return figs
 
 
-def _balancedness_figure() -> Figure:
+REPRESENTATIVE = (("toy4", "toy4", {}, "#1565c0"),
+                  ("orthsep", "orthogonally_separable", {"n_pos": 3, "n_neg": 3, "d": 2, "mu": 0.5, "seed": 0}, "#ef6c00"))
+"""(key, ``gen:`` name, parameters, colour) of the representative runs; names not installed are skipped."""
+
+
+def _representative_datasets() -> list[tuple[str, str, Any, str]]:
+    """(key, title, dataset, colour) for each installed :data:`REPRESENTATIVE` entry."""
+    from verify.data.generators import generators, make_dataset
+
+    known = generators()
+    out = []
+    for key, name, params, col in REPRESENTATIVE:
+        if name in known:
+            title = f"{name}({', '.join(f'{k}={v}' for k, v in params.items())})" if params else name
+            out.append((key, title, make_dataset(name, **params), col))
+    return out
+
+
+def _balancedness_figure(cases: list[tuple[str, str, Any, str]]) -> Figure:
     from verify import simulate
-    from verify.data.generators import orthogonally_separable, toy4
     from verify.model.init import balanced_init
 
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    for ds, label, col in ((toy4(), "toy4", "#1565c0"), (orthogonally_separable(3, 3, 2, 0.5, seed=0), "orth. sep.", "#ef6c00")):
+    for label, _, ds, col in cases:
         init = balanced_init(WIDTH, ds.d, eps=1e-2, seed=0)
         t_end = 2.0 * 2.0 * math.log(1e2) / np.linalg.norm(ds.X[ds.y > 0].sum(axis=0))
         times = np.linspace(0.0, t_end, 300)
@@ -263,18 +281,16 @@ def _balancedness_figure() -> Figure:
     ax.legend(fontsize=8, frameon=False)
     fig.tight_layout()
     return Figure("balancedness", "Balancedness drift (Cartesian runs)",
-                  "c_j = v_j^2 - ||w_j||^2 is conserved exactly by the flow (EA-A1); the plot shows the float64 drift "
+                  "c_j = v_j^2 - ||w_j||^2 is conserved exactly by the flow; the plot shows the float64 drift "
                   f"of the Cartesian event-driven engine (rtol 1e-10), eps = 1e-2, h = {WIDTH}, exp loss.", _png(fig))
 
 
 def representative_figures() -> list[Figure]:
-    """The scenario-family figures (toy4, orthogonally separable, balancedness drift)."""
-    from verify.data.generators import orthogonally_separable, toy4
-
-    figs = _family_figures("toy4", "toy4 (seed 004 sheet 3.2)", toy4())
-    figs += _family_figures("orthsep", "orthogonally_separable(3, 3, d=2, mu=0.5, seed=0)",
-                            orthogonally_separable(3, 3, 2, 0.5, seed=0))
-    figs.append(_balancedness_figure())
+    """The representative-run figures (one family per installed :data:`REPRESENTATIVE` dataset) and the
+    balancedness drift."""
+    cases = _representative_datasets()
+    figs = [f for key, title, ds, _ in cases for f in _family_figures(key, title, ds)]
+    figs.append(_balancedness_figure(cases))
     return figs
 
 

@@ -4,7 +4,7 @@ Self-contained means: inline CSS, no scripts, no network. Images are PNG data UR
 (``data:image/png;base64,...``) and the dependency graph is inline SVG. The page shows the
 header (tool, commit, settings, seeds, libraries, float environment), the summary line, the
 claims table (with links to per-claim details in ``<details>`` elements), the counterexamples
-(shrunk data, replay command, violating-trajectory plot), the seed 004 dependency graph, the
+(shrunk data, replay command, violating-trajectory plot), each paper's dependency graph, the
 representative-run plots, the trusted base and the errata. Obsolete results (see
 :mod:`verify.report.obsolete`) are flagged in the table, the details and the summary.
 """

@@ -3,7 +3,7 @@
 Sections: header (tool, commit, settings, seeds, libraries, float environment), summary line,
 claims table, per-claim details (statement, checked / proved / assumed hypotheses, verdict vs
 expected, examples, smallest margin, example times), counterexamples (shrunk data, replay
-command, plot), the seed 004 dependency graph, representative runs, trusted base, errata.
+command, plot), each paper's dependency graph, representative runs, trusted base, errata.
 Figures are referenced as files written next to it by :func:`verify.report.render.render_all`
 (``graph.svg``, ``plots/*.png``); ``figures`` maps a figure name to its relative path.
 """

@@ -67,7 +67,7 @@ _CLAIM = {
                  "min_margin", "time_s", "reason"],
     "properties": {
         "id": {"type": "string", "minLength": 1},
-        "source": {"type": "string", "description": "seed file number and item, e.g. '004 Lemma 12'"},
+        "source": {"type": "string", "description": "seed file number and item, e.g. '<seed> Lemma <k>'"},
         "statement": {"type": "string"},
         "assumptions": {
             "type": "object",

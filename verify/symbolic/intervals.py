@@ -2,7 +2,7 @@
 
 The box is bisected (best-first, most negative lower bound first) until the mpmath.iv
 enclosure of ``f`` is >= 0 (> 0 for strict) on every sub-box. A touching point ``p`` (a 1-D
-box endpoint with ``f(p) = 0`` exactly, e.g. Lemma 15 at x = 0) is handled by monotonicity:
+box endpoint with ``f(p) = 0`` exactly, e.g. log(1 + x) >= x - x^2/2 at x = 0) is handled by monotonicity:
 the derivative is enclosed on the sub-box next to ``p`` (recursively, if ``f'(p) = 0`` too)
 and its sign shows ``f(x) = f(p) + int_p^x f' >= 0``. A sub-box whose enclosure is < 0
 everywhere (or a bisection midpoint whose point enclosure is < 0) yields a rational

@@ -1,27 +1,21 @@
 """High-precision (mpmath) backend: Taylor series per mode with exact event location.
 
-Public API: :func:`solve_mp` (the integrator), :func:`small_init_terms` (theorem-scale small
-quantities from a polar state), :func:`write_json` / :func:`read_json` (full-precision I/O).
+Public API: :func:`solve_mp` (the integrator), :func:`write_json` / :func:`read_json` (full-precision I/O).
 Modules: ``series`` (the Taylor recurrences of the GF field in a fixed mode, vectorised over
 neurons and data, in mpfr or float64), ``field`` (data, mode, loss; per-component series),
 ``taylor`` (the scalar recurrences and polynomial helpers), ``integrator`` (order and step
 control, mixed precision, error estimate), ``screen`` (float64 exclusion of pairs that
 cannot cross), ``events`` (polynomial root location and switching rules), ``engine`` (the
-integration loop), ``solve`` (inputs, outputs, the rerun estimate), ``small`` (Lemma 3/4
-quantities), ``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num``
+integration loop), ``solve`` (inputs, outputs, the rerun estimate), ``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num``
 (gmpy2 mpfr kernel, object-array helpers and exact mpf <-> mpfr conversion).
 """
 
 from verify.dynamics.mp.solve import solve_mp
 
-__all__ = ["solve_mp", "small_init_terms", "write_json", "read_json"]
+__all__ = ["solve_mp", "write_json", "read_json"]
 
 
 def __getattr__(name):  # lazy: keep ``import verify.dynamics.mp`` cheap
-    if name == "small_init_terms":
-        from verify.dynamics.mp.small import small_init_terms
-
-        return small_init_terms
     if name in ("write_json", "read_json"):
         from verify.dynamics.mp import io
 

@@ -1,4 +1,4 @@
-"""Theorem-scale small quantities (seed 004 Lemmas 3 and 4) evaluated in mpmath from a polar state.
+"""Theorem-scale small quantities of 004 Lemmas 3 and 4, evaluated in mpmath from a polar state.
 
 At eps = exp(-10^4) the outputs f(x_i) are of size eps^2 = exp(-2 10^4), far below float64's
 range (it flushes them to 0), but mpmath exponents are unbounded, so the claims can compare
