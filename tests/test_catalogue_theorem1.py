@@ -25,7 +25,8 @@ from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.dynamics.field import NetworkField
 from verify.model.init import balanced_init
-from verify.scenarios import EPS_MODES, required_log_eps, scenario
+from verify.scenarios import scenario
+from properties.min2024_early_alignment.audit import EPS_MODES, EPS_RULES, required_log_eps
 from verify.search import search
 from verify.verdicts import Verdict
 
@@ -164,7 +165,7 @@ def test_scenario_eps_required_matches_audit():
     assert required_log_eps(ds, init, "required_printed")[0] == rep.log_eps_required_printed
     assert required_log_eps(ds, init, "eps1")[0] == min(rep.readings["min"]["log_eps1_c8"], rep.log_eps_L3)
     for mode in EPS_MODES:
-        sc = find(scenario(eps=mode, n=(2, 3), d=(2, 2), h=(2, 3), mu=(0.5, 0.9)), lambda c: "eps_mode_undefined" not in c.params)
+        sc = find(scenario(eps=EPS_RULES[mode], n=(2, 3), d=(2, 2), h=(2, 3), mu=(0.5, 0.9)), lambda c: "eps_mode_undefined" not in c.params)
         a = audit(sc.dataset, sc.init)
         assert sc.params["eps_mode"] == mode
         if mode == "required":
@@ -174,13 +175,13 @@ def test_scenario_eps_required_matches_audit():
 def test_scenario_eps_offset_and_bad_mode():
     from verify.errors import InputError
 
-    sc = find(scenario(eps="required", eps_offset=1.0, n=(2, 2), d=(2, 2), h=(2, 2)), lambda c: "eps_mode_undefined" not in c.params)
+    sc = find(scenario(eps=EPS_RULES["required"], eps_offset=1.0, n=(2, 2), d=(2, 2), h=(2, 2)), lambda c: "eps_mode_undefined" not in c.params)
     a = audit(sc.dataset, sc.init)
     assert sc.init.log_eps == pytest.approx(a.log_eps_required - 1.0)
     with pytest.raises(InputError):
         scenario(eps="tiny")
     with pytest.raises(InputError):
-        scenario(eps="required", eps_offset=-1.0)
+        scenario(eps=EPS_RULES["required"], eps_offset=-1.0)
 
 
 # --------------------------------------------------------------------------- section-2 completions: known answers

@@ -291,7 +291,7 @@ def test_other_invalid(call, fragment):
 
 
 def test_make_dataset_registry():
-    assert set(g.GENERATORS) >= {"orthogonally_separable", "toy4", "toy_2d", "two_point", "orthogonal_pair",
+    assert set(g.generators()) >= {"orthogonally_separable", "toy4", "toy_2d", "two_point", "orthogonal_pair",
                                  "symmetric_separable", "linear_teacher", "near_miss", "pc2_cross_class_acute",
                                  "digits_pair"}
     ds = g.make_dataset("orthogonally_separable", n_pos="2", n_neg=3, d="3", mu="0.25", seed="4",

@@ -3,8 +3,9 @@ the quantities of each installed paper (its ``audit`` hook, :class:`verify.Paper
 
 ``audit(dataset, W0, v0, eps=..., log_eps=..., alpha=...)`` computes here: sizes and classes, norms,
 class sums, the sign structure (mu = min_ij cos(y_i x_i, y_j x_j), exact in rational arithmetic when
-affordable; orthogonal separability), the class cones (rho+-), and for an init its scale, norms and
-balance. Each installed paper's hook then adds its own quantities, findings (assumptions with values,
+affordable; orthogonal separability), the class cones (rho+-), the max-margin quantities (linearly
+separable, w_svm, gamma_lin, w_plus, w_minus: :mod:`verify.margins`, solved on first use), and for an
+init its scale, norms and balance. Each installed paper's hook then adds its own quantities, findings (assumptions with values,
 thresholds and margins) and errata; they are read as attributes (``audit(ds).t1``) and stored flat in
 :meth:`Audit.to_dict`. A quantity named by two papers, or by a paper and this module, is an error.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, Iterable
 
 import numpy as np
@@ -33,6 +35,7 @@ from verify.data.dataset import Dataset, safe_row_norms
 from verify.errors import InputError
 from verify.exact import EXACT_BUDGET, exact_affordable, exact_sign_structure, near_zero_pairs
 from verify.jsonable import jsonable
+from verify.margins import MaxMargin, max_margin
 from verify.model.init import Initialization, resolve_log_eps
 
 BALANCE_RTOL = 1e-12
@@ -209,6 +212,36 @@ class Audit:
                 return part.quantities[name]
         raise AttributeError(f"the audit has no quantity {name!r} (installed papers: {', '.join(self.papers) or 'none'})")
 
+    @cached_property
+    def max_margin(self) -> MaxMargin:
+        """The max-margin problems (:mod:`verify.margins`), solved on first use."""
+        return max_margin(self.dataset)
+
+    @property
+    def linearly_separable(self) -> bool:
+        """Some w has y_i <w, x_i> > 0 for every i."""
+        return self.max_margin.linearly_separable
+
+    @property
+    def w_svm(self) -> np.ndarray | None:
+        """argmin ||w||^2 s.t. y_i <w, x_i> >= 1 (hard-margin SVM through the origin); None if infeasible."""
+        return self.max_margin.svm.w
+
+    @property
+    def gamma_lin(self) -> float | None:
+        """1 / ||w_svm|| (None if not linearly separable)."""
+        return self.max_margin.gamma_lin
+
+    @property
+    def w_plus(self) -> np.ndarray | None:
+        """argmin ||w||^2 s.t. <w, x_i> >= 1 for y_i = +1 (None if infeasible or no positive point)."""
+        return self.max_margin.plus.w
+
+    @property
+    def w_minus(self) -> np.ndarray | None:
+        """argmin ||w||^2 s.t. <w, x_i> >= 1 for y_i = -1 (None if infeasible or no negative point)."""
+        return self.max_margin.minus.w
+
     @property
     def assumptions(self) -> list[Finding]:
         """Every paper's findings, paper by paper."""
@@ -232,6 +265,10 @@ class Audit:
         """
         skip = {"dataset", "init", "papers"}
         out = {f.name: jsonable(getattr(self, f.name)) for f in fields(self) if f.name not in skip}
+        mm = self.max_margin
+        out.update(linearly_separable=mm.linearly_separable, w_svm=jsonable(mm.svm.w), gamma_lin=jsonable(mm.gamma_lin),
+                   w_plus=jsonable(mm.plus.w), w_minus=jsonable(mm.minus.w),
+                   max_margin={"svm": mm.svm.to_dict(), "plus": mm.plus.to_dict(), "minus": mm.minus.to_dict()})
         for part in self.papers.values():
             out.update({k: jsonable(v) for k, v in part.quantities.items()})
         out["assumptions"] = jsonable(self.assumptions)
@@ -403,7 +440,8 @@ def audit(
 
 def _paper_audits(base: Audit, ids: Iterable[str] | None) -> dict[str, PaperAudit]:
     """Each paper hook's result; a quantity named twice (by two papers or a paper and this module) is an error."""
-    own = {f.name for f in fields(Audit)} | {"assumptions", "errata", "failed"}
+    own = {f.name for f in fields(Audit)} | {"assumptions", "errata", "failed", "max_margin", "linearly_separable",
+                                              "w_svm", "gamma_lin", "w_plus", "w_minus"}
     owner: dict[str, str] = {}
     out: dict[str, PaperAudit] = {}
     from verify.claims.registry import select_papers  # local: the registry imports the plug-ins

@@ -92,6 +92,11 @@ def data_rows(a: Audit) -> list[Row]:
         ["near-zero pairs (sign could flip)", num(len(a.near_zero_pairs)), _short(str(a.near_zero_pairs[:6])) if a.near_zero_pairs else ""],
         ["exact vs float sign disagreements", num(len(a.sign_disagreements)), _short(a.exact_note)],
         ["rho+ / rho- (class cones)", f"{num(a.rho_plus)} / {num(a.rho_minus)}", ""],
+        ["linearly separable (through 0)", num(a.linearly_separable), _short(a.max_margin.svm.reason) if not a.linearly_separable
+         else f"KKT residual {num(a.max_margin.svm.kkt_residual)}, support {_short(str(a.max_margin.svm.support))}"],
+        ["gamma_lin = 1/||w_svm||", num(a.gamma_lin), ""],
+        ["1/||w_plus||, 1/||w_minus||", f"{num(a.max_margin.plus.inverse_norm)}, {num(a.max_margin.minus.inverse_norm)}",
+         "min-norm points of <w, x_i> >= 1 over each class"],
     ]
 
 

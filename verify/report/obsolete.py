@@ -18,6 +18,7 @@ or when the tool version changed (then every entry is obsolete). Obsolete entrie
 from __future__ import annotations
 
 import copy
+import dis
 import hashlib
 import inspect
 import json
@@ -41,22 +42,36 @@ def _own(obj: Any) -> bool:
     return isinstance(module, str) and module.split(".")[0] in _OWN_PACKAGES
 
 
+def _codes(code: Any) -> Iterable[Any]:
+    """A code object and the code objects nested in it (lambdas, comprehensions, inner functions)."""
+    yield code
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            yield from _codes(const)
+
+
 def _referenced(fn: Any) -> Iterable[Any]:
-    """Project functions a function names through its globals (``helper(...)``, ``module.helper(...)``)."""
+    """Project functions a function names through its globals, read from its bytecode: ``helper(...)``
+    (a global function) and ``module.helper(...)`` (a global own module followed by that attribute),
+    in its own code and the code nested in it. Only what the code names is followed."""
     code = getattr(fn, "__code__", None)
     glob = getattr(fn, "__globals__", None)
     if code is None or glob is None:
         return
-    names = code.co_names
-    modules = [glob[n] for n in names if inspect.ismodule(glob.get(n)) and _own(glob[n])]
-    for name in names:
-        value = glob.get(name)
-        if inspect.isfunction(value) and _own(value):
-            yield value
-        for module in modules:
-            attr = getattr(module, name, None)
-            if inspect.isfunction(attr) and _own(attr):
-                yield attr
+    for inner in _codes(code):
+        instructions = list(dis.get_instructions(inner))
+        for k, ins in enumerate(instructions):
+            if ins.opname != "LOAD_GLOBAL":
+                continue
+            value = glob.get(ins.argval)
+            if inspect.isfunction(value) and _own(value):
+                yield value
+            elif inspect.ismodule(value) and _own(value) and k + 1 < len(instructions):
+                nxt = instructions[k + 1]
+                if nxt.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                    attr = getattr(value, nxt.argval, None)
+                    if inspect.isfunction(attr) and _own(attr):
+                        yield attr
 
 
 def _callables(fn: Any, depth: int = 0) -> Iterable[Any]:
