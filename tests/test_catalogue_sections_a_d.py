@@ -241,3 +241,19 @@ def test_theorem_scale_needs_mp_float64_flushes_f_to_zero():
     log_f = float(terms["log_max_abs_f"])
     assert -20000.0 - 20.0 < log_f < -20000.0 + 20.0
     assert lemma4_theorem_scale(state).value > 0.0
+
+
+def test_event_log_is_checked_against_the_states() -> None:
+    """EA-A4 reads the activity from the sampled states too: a run whose log lost its activations (a
+    planted engine inconsistency) is a violation with error 0; the intact run agrees everywhere."""
+    from verify.claims.run import execute
+    from properties.min2024_early_alignment.activation_patterns import fixedscenario
+    sc = fixedscenario(d004.toy4(), [math.pi / 2 - 0.2, math.pi / 2 + 0.2, -math.pi / 2 + 0.1], [1.0, -1.0, 1.0], -6.0)
+    run = execute(sc, 10.0)
+    assert sum(e.kind == "activate" for e in run.events) >= 2
+    assert pat.log_state_mismatches(run)[0] == 0 and monotone_patterns(run).value > 0
+    run.trajectory.events = [e for e in run.events if e.kind != "activate"]
+    count, where = pat.log_state_mismatches(run)
+    margin = monotone_patterns(run)
+    assert count > 0 and "event log says inactive" in where
+    assert margin.value < 0 and margin.error == 0.0 and "engine inconsistency" in margin.note

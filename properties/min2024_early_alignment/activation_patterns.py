@@ -32,17 +32,32 @@ def fixedscenario(ds: Dataset, angles: list[float], signs: list[float], log_eps:
                                            "loss": loss, "alpha": alpha, **(params or {})})
 
 
+def log_inconsistency(run) -> Margin | None:
+    """A violation (error 0) when the event log disagrees with the sampled states
+    (:func:`patterns.log_state_mismatches`), else None."""
+    mismatches, where = pat.log_state_mismatches(run)
+    if not mismatches:
+        return None
+    return Margin(-float(mismatches), 0.0, f"engine inconsistency: {mismatches} sampled activities disagree with the "
+                                           f"event log; first {where}")
+
+
 def monotone_patterns(run) -> Margin:
     """EA-A4: every crossing of <x_i, w_j> = 0 goes in direction y_i s_j, at most once per (i, j), no sliding;
     and a_ij(t) = y_i s_j <x_i, w_j(t)> is non-decreasing between samples.
 
-    Event part (exact bookkeeping, error 0): margin -(number of wrong / repeated / sliding records).
+    Event part (exact bookkeeping, error 0): margin -(number of wrong / repeated / sliding records), and
+    the log is checked against the states (:func:`patterns.log_state_mismatches`: activity read from the
+    sampled directions beyond their error): margin -(number of mismatches).
     Sample part: min over consecutive samples of (a_ij(t_k+1) - a_ij(t_k)) / (||x_i|| max ||w_j||),
     with error 10 (rtol + engine error estimate) (the relative state error of the two samples).
     """
     audit = pat.crossing_audit(run)
     if audit.violations:
         return Margin(-float(audit.violations), 0.0, audit.describe())
+    inconsistent = log_inconsistency(run)
+    if inconsistent is not None:
+        return inconsistent
     a, r = pat.signed_preactivations(run)
     inc = pat.monotone_increments(a, r)
     value = float(inc.min()) if inc.size else 0.0
@@ -153,7 +168,8 @@ def trapping(run) -> Margin:
     it stays there.
 
     Event part: a crossing or sliding record of neuron j after its entry time (from the event log)
-    is a violation (error 0). Sample part: after the first sample in the trap, the depth
+    is a violation (error 0), and so is a log that disagrees with the sampled states
+    (:func:`patterns.log_state_mismatches`). Sample part: after the first sample in the trap, the depth
     min_i c_i <x_i, u_j>/||x_i|| (c_i = y_i in S+, -y_i in S-, -1 in S_dead; >= 0 inside) must stay
     >= 0, error 10 (rtol + engine error estimate) (absolute error of u_j). Vacuous if no neuron is
     ever trapped.
@@ -162,6 +178,9 @@ def trapping(run) -> Margin:
     entry = pat.trap_entry_index(run, codes=codes)
     if np.all(entry < 0):
         return Margin(0.0, 0.0, "no neuron entered its trapping set", vacuous=True)
+    inconsistent = log_inconsistency(run)
+    if inconsistent is not None:
+        return inconsistent
     t_in = pat.trap_entry_time(run)
     late = [e for e in run.events if e.kind in ("activate", "deactivate", "sliding", "sliding_exit") and e.t > t_in[e.j]]
     if late:

@@ -186,6 +186,37 @@ def pattern_intervals(run: Any) -> list[list[PatternInterval]]:
     return out
 
 
+def log_state_mismatches(run: Any) -> tuple[int, str]:
+    """The event log checked against the states: (count, first) of (sample, i, j) whose activity read from
+    the sampled direction, 1{<x_i, u_j(t_k)> > 0}, differs from the log's pattern at t_k
+    (:func:`pattern_intervals`). Pairs within the state's error of their surface (|<x_i, u_j>| / ||x_i||
+    <= max(SURFACE_TOL, :func:`state_error`)), sliding pairs and samples at an interval's start (an event
+    time) are not compared, so a mismatch is an inconsistency of the engine, not rounding."""
+    traj = run.trajectory
+    if traj is None or getattr(traj, "backend", "events") == "limit":
+        return 0, "no event log to check"
+    t = sample_times(run)
+    X = np.asarray(run.X, dtype=float)
+    P = np.einsum("id,khd->kih", X / np.linalg.norm(X, axis=1)[:, None], directions(run))
+    tol = max(SURFACE_TOL, state_error(run))
+    count, first = 0, ""
+    for j, intervals in enumerate(pattern_intervals(run)):
+        starts = np.array([iv.t_start for iv in intervals])
+        for k, tk in enumerate(t):
+            idx = int(np.searchsorted(starts, tk, side="right")) - 1
+            iv = intervals[max(idx, 0)]
+            if idx > 0 and tk == iv.t_start:
+                continue
+            for i in range(X.shape[0]):
+                p = P[k, i, j]
+                if i in iv.sliding or abs(p) <= tol or (p > 0.0) == iv.active[i]:
+                    continue
+                count += 1
+                first = first or (f"at t = {tk:.6g} the state has <x_{i}, u_{j}>/||x_{i}|| = {p:.3g} but the event log "
+                                  f"says {'active' if iv.active[i] else 'inactive'}")
+    return count, first or f"event log agrees with the states at {len(t)} samples"
+
+
 def trap_entry_time(run: Any) -> np.ndarray:
     """Per neuron, the start of its first event-log interval in its trapping set; inf if never."""
     s = signs(run)
