@@ -89,3 +89,30 @@ def test_non_finite_margins_survive_the_report_round_trip(tmp_path, capsys):
     assert "-inf" in (tmp_path / "report.md").read_text()
     assert main(["report", "--from", str(tmp_path / "report.json"), "--out", str(tmp_path / "again"), "--no-plots"]) == 0
     assert "-inf" in (tmp_path / "again" / "index.html").read_text()
+
+
+def test_a_report_that_cannot_be_written_is_kept_elsewhere(tmp_path, monkeypatch) -> None:
+    """The directory passed the early check but report.json cannot be written (disk full, say): exit 2 with
+    one line naming the file, and the finished report is saved to a temporary file that the line names."""
+    import json
+    import re
+    from pathlib import Path
+
+    from verify.errors import InputError
+    from verify.report import render
+
+    real = Path.write_text
+
+    def full(self, data, *args, **kwargs):
+        if self.name == "report.json":
+            raise OSError(28, "No space left on device")
+        return real(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(InputError) as info:
+        render.render_all({"claims": [], "summary": {}}, tmp_path / "r", plots=False)
+    message = str(info.value)
+    assert "report.json" in message and "No space left on device" in message and "\n" not in message
+    rescue = Path(re.search(r"saved to (\S+) instead", message).group(1))
+    assert json.loads(rescue.read_text()) == {"claims": [], "summary": {}}
+    rescue.unlink()

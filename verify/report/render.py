@@ -10,9 +10,12 @@ the matplotlib figures (the HTML then says so); a plotting error never loses the
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from verify.errors import InputError
 from verify.report import graph, render_html, render_md
 
 _FIGURE_CACHE: list[Any] = []
@@ -60,20 +63,51 @@ def html_page(report: dict[str, Any], *, plots: bool = True) -> str:
     return render_html.render(report, figures, cx, plot_error)
 
 
+def _save(path: Path, data: str | bytes) -> None:
+    """Write ``data``; an OSError (disk full, directory removed meanwhile) is an InputError naming the file."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {str(path)!r} ({exc.strerror or exc})") from None
+
+
+def _save_json(path: Path, text: str) -> None:
+    """Write report.json; if that fails, keep the finished results in a temporary file and say where."""
+    try:
+        _save(path, text)
+    except InputError as exc:
+        try:
+            fd, rescue = tempfile.mkstemp(prefix="verify-report-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError:
+            raise exc from None
+        raise InputError(f"{exc}; the report was saved to {rescue} instead") from None
+
+
 def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = True) -> dict[str, Path]:
     """Write report.json, report.md, index.html, graph-<paper>.svg (and plots/*.png) into ``directory``.
 
     Returns the written paths: keys ``json``, ``md``, ``html``, ``svg:<paper>`` and ``png:<name>`` per figure.
+    A file that cannot be written is an InputError naming it (report.json is then kept in a temporary file).
     """
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "html": out / "index.html"}
-    paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    text = json.dumps(report, indent=2, allow_nan=False) + "\n"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _save_json(paths["json"], text)  # fails too, and keeps the report elsewhere
+        raise InputError(f"cannot create {str(out)!r} ({exc.strerror or exc})") from None
+    _save_json(paths["json"], text)
     md_figures: dict[str, str] = {}
     for g in graph.graphs(report):  # one SVG per paper blueprint: graph-<paper id>.svg
         name = f"graph-{_file_stem(g.paper)}.svg"
         paths[f"svg:{g.paper}"] = out / name
-        paths[f"svg:{g.paper}"].write_text(graph.svg(report, g) + "\n")
+        _save(paths[f"svg:{g.paper}"], graph.svg(report, g) + "\n")
         md_figures[f"graph-{g.paper}"] = name
     figures: list[Any] = []
     cx_pngs: dict[str, bytes | str | None] = {}
@@ -81,14 +115,17 @@ def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = T
     captions: dict[str, tuple[str, str]] = {}
     if plots:
         plot_dir = out / "plots"
-        plot_dir.mkdir(exist_ok=True)
+        try:
+            plot_dir.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create {str(plot_dir)!r} ({exc.strerror or exc})") from None
         try:
             figures = representative_figures()
         except Exception as exc:  # noqa: BLE001 - a plotting failure must not lose the report
             plot_error = f"{type(exc).__name__}: {exc}"
         for f in figures:
             p = plot_dir / f"{f.name}.png"
-            p.write_bytes(f.png)
+            _save(p, f.png)
             paths[f"png:{f.name}"] = p
             md_figures[f.name] = f"plots/{f.name}.png"
             captions[f.name] = (f.title, f.caption)
@@ -97,9 +134,9 @@ def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = T
             if isinstance(png, bytes):
                 name = f"cx-{_file_stem(claim_id)}"
                 p = plot_dir / f"{name}.png"
-                p.write_bytes(png)
+                _save(p, png)
                 paths[f"png:{name}"] = p
                 md_figures[f"cx-{claim_id}"] = f"plots/{name}.png"
-    paths["md"].write_text(render_md.render(report, md_figures, captions))
-    paths["html"].write_text(render_html.render(report, figures, cx_pngs, plot_error))
+    _save(paths["md"], render_md.render(report, md_figures, captions))
+    _save(paths["html"], render_html.render(report, figures, cx_pngs, plot_error))
     return paths
