@@ -132,6 +132,12 @@ class Paper:
         bad_d = [k for k, fn in dict(self.datasets).items() if not (isinstance(k, str) and k and callable(fn))]
         if bad_d:
             raise InputError(f"paper {self.id}: datasets must map names to callables (...) -> verify.Dataset, got {bad_d[0]!r}")
+        from verify.reproduce import Experiment
+
+        bad_e = [repr(e) for e in self.experiments if not (isinstance(e, Experiment) and e.name.startswith(f"{self.id}-"))]
+        if bad_e:
+            raise InputError(f"paper {self.id}: experiments must be verify.reproduce.Experiment values named "
+                             f"'{self.id}-...', got {bad_e[0][:60]}")
         object.__setattr__(self, "horizons", dict(self.horizons))
         object.__setattr__(self, "datasets", dict(self.datasets))
         object.__setattr__(self, "claims", claims)

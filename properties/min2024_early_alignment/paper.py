@@ -8,6 +8,7 @@ from verify.paper import Erratum, Paper
 from properties.min2024_early_alignment import CLAIMS
 from properties.min2024_early_alignment.audit import theorem1_quantities
 from properties.min2024_early_alignment.datasets import DATASETS
+from properties.min2024_early_alignment.experiments import EXPERIMENTS
 from properties.min2024_early_alignment.blueprint import BLUEPRINT
 
 ERRATA = (
@@ -41,4 +42,5 @@ PAPER = Paper(
     datasets=DATASETS,
     blueprint=BLUEPRINT,
     errata=ERRATA,
+    experiments=EXPERIMENTS,
 )

@@ -1,0 +1,119 @@
+"""Reproductions of the papers' own experiments (DESIGN.md section 6, "Reproductions").
+
+A paper lists its experiments as :class:`Experiment` values (``Paper.experiments``); each is a function
+``run(quick, progress) -> Outcome`` that simulates, checks the paper's stated *qualitative* outcomes
+(orderings, rank, alignment, which phase ends first; never iteration counts) and draws figures.
+:func:`reproduce` runs one and writes ``DIR/summary.json``::
+
+    {"name", "paper", "title", "source", "data", "quick", "checks": [{"name", "passed", "detail"}],
+     "figures": ["NAME.png", ...], "notes": [...], "time_s"}
+
+plus the PNG files. The engine knows no experiment: they are found through the installed papers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from verify.errors import InputError
+from verify.jsonable import jsonable
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One stated outcome: whether it holds on this run, and the numbers behind the answer."""
+
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the experiment: file stem, title and PNG bytes."""
+
+    name: str
+    title: str
+    png: bytes
+
+
+@dataclass
+class Outcome:
+    """What an experiment's ``run`` returns: the data description, its checks, figures and notes (e.g.
+    where the paper's GD and the exact gradient flow disagree)."""
+
+    data: str
+    checks: list[Check] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """An experiment of a paper: ``name`` begins with the paper id (``004-fig6-toy``); ``run(quick,
+    progress)`` does the work (``quick``: a reduced run, well under a minute on 2 cores)."""
+
+    name: str
+    title: str
+    run: Callable[[bool, Progress], Outcome]
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name or not callable(self.run):
+            raise InputError("an Experiment needs a name and a callable run(quick, progress)")
+
+
+def experiments() -> dict[str, tuple[str, Experiment]]:
+    """Every installed paper's experiments by name: name -> (paper id, experiment)."""
+    from verify.claims.registry import papers  # local: the registry imports the plug-ins
+
+    out: dict[str, tuple[str, Experiment]] = {}
+    for paper in papers().values():
+        for exp in paper.experiments:
+            if exp.name in out:
+                raise InputError(f"experiment {exp.name!r} is listed by paper {out[exp.name][0]} and by paper {paper.id}")
+            out[exp.name] = (paper.id, exp)
+    return out
+
+
+def png_bytes(fig: Any) -> bytes:
+    """A matplotlib figure as PNG bytes (the figure is closed)."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def reproduce(name: str, out: str | Path, *, quick: bool = False, progress: Progress | None = None) -> dict[str, Any]:
+    """Run the experiment ``name`` and write ``out/summary.json`` and its figures; returns the summary."""
+    known = experiments()
+    if name not in known:
+        raise InputError(f"unknown experiment {name!r}; see 'verify reproduce --list' ({', '.join(sorted(known)) or 'none'})")
+    paper_id, exp = known[name]
+    directory = Path(out)
+    start = time.perf_counter()
+    outcome = exp.run(quick, progress or (lambda message: None))
+    summary = {
+        "name": exp.name, "paper": paper_id, "title": exp.title, "source": exp.source, "data": outcome.data,
+        "quick": quick, "checks": [{"name": c.name, "passed": bool(c.passed), "detail": c.detail} for c in outcome.checks],
+        "figures": [f"{f.name}.png" for f in outcome.figures], "notes": list(outcome.notes),
+        "values": jsonable(outcome.values), "time_s": round(time.perf_counter() - start, 2),
+    }
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for f in outcome.figures:
+            (directory / f"{f.name}.png").write_bytes(f.png)
+        (directory / "summary.json").write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write into {str(directory)!r} ({exc.strerror or exc})") from None
+    return summary
