@@ -10,7 +10,8 @@ from types import ModuleType
 import pytest
 
 import properties.min2024_early_alignment as seed004
-from properties.min2024_early_alignment import SECTIONS, assemble, collect, invariants, symbolic
+from properties.min2024_early_alignment import SECTIONS, invariants, symbolic
+from verify.claims.collect import assemble, collect
 from verify.claims.model import Claim
 
 ENCODED = [m for m in SECTIONS if m is not symbolic]  # symbolic claims are built in a loop from verify.symbolic

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from properties.min2024_early_alignment import activation_patterns, collect, conic_geometry, invariants, loss_lemmas, small_init
+from properties.min2024_early_alignment import activation_patterns, conic_geometry, invariants, loss_lemmas, small_init
+from verify.claims.collect import collect
 from properties.min2024_early_alignment.activation_patterns import monotone_patterns, norms_grow_in_cone, trapping
 from properties.min2024_early_alignment.conic_geometry import lemma7_margin, lemma8_margin
 from properties.min2024_early_alignment.invariants import eq46_margin

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import find
 
+from verify.claims.collect import collect
 from properties.min2024_early_alignment import (
     alignment_phase,
-    collect,
     existence,
     final_convergence,
     irregular_solutions,

@@ -169,3 +169,21 @@ def test_search_interrupted_by_hypothesis_is_unknown_not_holds():
 def test_infinite_margins_are_evidence_not_an_interruption():
     result = search(_claim(lambda x: float("inf") if x % 2 else 1.0, over=st.integers(0, 100)), budget=10)
     assert result.verdict == Verdict.HOLDS and result.examples == 10
+
+
+def test_a_search_does_not_depend_on_what_ran_before_it() -> None:
+    """Hypothesis draws some values from the constants of the loaded local modules; the search loads every
+    project module first, so a claim searched alone and after an unrelated run (which imports more modules)
+    sees the same examples (two fresh processes)."""
+    import subprocess
+    import sys
+
+    before = ("from verify.simulate import simulate\nfrom verify.data.generators import orthogonally_separable\n"
+              "from verify.model.init import balanced_init\n"
+              "ds = orthogonally_separable(2, 2, 2, 0.5, seed=0); i = balanced_init(2, 2, log_eps=-5, seed=0)\n"
+              "simulate(ds, i.W0, i.v0, 1.0, log_eps=-5)\n")
+    body = ("from verify.claims.registry import get_claim\nfrom verify.search import search\n"
+            "r = search(get_claim('EA-D1'), budget=12, seed=0)\nprint(repr(r.min_margin), r.examples)\n")
+    outs = [subprocess.run([sys.executable, "-c", prefix + body], capture_output=True, text=True, check=True).stdout
+            for prefix in ("", before)]
+    assert outs[0] == outs[1] and outs[0].strip()

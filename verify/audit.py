@@ -269,6 +269,13 @@ class Audit:
         out.update(linearly_separable=mm.linearly_separable, w_svm=jsonable(mm.svm.w), gamma_lin=jsonable(mm.gamma_lin),
                    w_plus=jsonable(mm.plus.w), w_minus=jsonable(mm.minus.w),
                    max_margin={"svm": mm.svm.to_dict(), "plus": mm.plus.to_dict(), "minus": mm.minus.to_dict()})
+        na = dict(out["na"])
+        for key, point in (("w_svm", mm.svm), ("w_plus", mm.plus), ("w_minus", mm.minus)):
+            if point.w is None:
+                na[key] = point.reason
+        if mm.gamma_lin is None:
+            na["gamma_lin"] = mm.svm.reason
+        out["na"] = na
         for part in self.papers.values():
             out.update({k: jsonable(v) for k, v in part.quantities.items()})
         out["assumptions"] = jsonable(self.assumptions)

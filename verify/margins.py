@@ -49,12 +49,14 @@ class MinNormPoint:
     weakly_active: list[int] = field(default_factory=list)
     kkt_residual: float | None = None
     solver_distance: float | None = None
+    direction: np.ndarray | None = None  # w / ||w|| (finite at any data scale)
 
     def to_dict(self) -> dict[str, Any]:
         return {"w": None if self.w is None else [float(v) for v in self.w], "reason": self.reason,
                 "inverse_norm": self.inverse_norm,
                 "support": self.support, "weakly_active": self.weakly_active,
-                "kkt_residual": self.kkt_residual, "solver_distance": self.solver_distance}
+                "kkt_residual": self.kkt_residual, "solver_distance": self.solver_distance,
+                "direction": None if self.direction is None else [float(v) for v in self.direction]}
 
 
 def least_distance_nnls(A: np.ndarray) -> np.ndarray | None:
@@ -130,7 +132,7 @@ def min_norm_point(A: np.ndarray) -> MinNormPoint:
         w_out, reason = None, "beyond the float64 range at this data scale (1/||w|| is given)"
     return MinNormPoint(w_out, reason, inverse if math.isfinite(inverse) else None,
                         [int(i) for i in np.flatnonzero(positive)], [int(i) for i in np.flatnonzero(active & ~positive)],
-                        kkt, distance)
+                        kkt, distance, w / norm_w)
 
 
 @dataclass(frozen=True)

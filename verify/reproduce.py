@@ -58,7 +58,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Experiment:
-    """An experiment of a paper: ``name`` begins with the paper id (``004-fig6-toy``); ``run(quick,
+    """An experiment of a paper: ``name`` begins with the paper id (``<paper>-<experiment>``); ``run(quick,
     progress)`` does the work (``quick``: a reduced run, well under a minute on 2 cores)."""
 
     name: str

@@ -6,13 +6,22 @@ a 1000x tighter tolerance still violates beyond its error estimate. Hypothesis t
 the confirmed violation (every shrink step is confirmed again), so a REFUTED verdict always
 carries a small, confirmed, replayable counterexample. Runs whose hypotheses fail are
 *vacuous* and never count as evidence; runs that fail numerically make the verdict UNKNOWN.
+
+Two engines must agree. A confirmed float64 violation of a trajectory claim is rerun on the mp
+backend: a margin there that differs from the float64 one by more than ``INCONSISTENT_FACTOR``
+times their error estimates (each at least ``ROUNDING_FLOOR`` relative) is an engine inconsistency (FAILED, both margins in the reason), not
+a rounding artefact. A HOLDS of a trajectory claim is rerun on the mp backend too
+(:mod:`verify.evidence.cross_check`): a state disagreement beyond its error estimate is FAILED.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,7 +29,9 @@ from hypothesis import HealthCheck, Phase, given, reject, settings, target
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import Unsatisfiable
 
+from verify import interrupt
 from verify.claims.model import Claim, Margin, as_margin, inconclusive
+from verify.claims.registry import audit_papers
 from verify.claims.run import Run, execute
 from verify.errors import InputError, NumericalError
 from verify.jsonable import jsonable
@@ -29,6 +40,8 @@ from verify.verdicts import Verdict
 
 CONFIRM_RTOL_FACTOR = 1e-3
 MP_DPS = 30  # digits of the high-precision confirmation (issue 5: at least 30)
+INCONSISTENT_FACTOR = 10.0  # float64 and mp margins further apart than this x their errors: an engine inconsistency
+ROUNDING_FLOOR = 1e-12  # relative rounding allowed on top of a margin's stated error (checks that claim error 0)
 
 
 @dataclass
@@ -59,6 +72,7 @@ class SearchResult:
     example_times: list[float] = field(default_factory=list)
     certificate: Any = None  # PROVED results: the symbolic/interval certificate
     first_violation: int | None = None  # generated examples up to the first confirmed violation (search power)
+    cross_check: dict[str, Any] | None = None  # HOLDS of trajectory claims: the mp rerun (verify.evidence.cross_check)
 
     @property
     def as_expected(self) -> bool:
@@ -95,7 +109,7 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend:
         return _classified(margin)
     try:
         run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples,
-                      backend=backend or claim.backend, form=claim.form, dps=MP_DPS)
+                      backend=backend or claim.backend, form=claim.form, dps=MP_DPS, papers=audit_papers(claim))
         why = _precondition(claim, run)
         if why is not None:
             return Evaluation("vacuous", reason=why, run=run)
@@ -173,6 +187,30 @@ def _database(path: str | Path | None) -> ExampleDatabase | None:
     return None if path is None else DirectoryBasedExampleDatabase(str(path))
 
 
+@lru_cache(maxsize=1)
+def load_project_modules() -> int:
+    """Import every module of the engine and of the installed papers' packages (test modules aside);
+    returns how many are loaded.
+
+    Hypothesis draws some values from the numeric constants in the source of the loaded *local* modules
+    (its "local constants"), so without this a search's examples would depend on which modules happen to
+    be imported before it -- the claims that ran earlier, the command used -- and ``verify check A B`` could
+    give B other examples than ``verify check B``. With every module loaded first, one seed gives one
+    search per code version."""
+    from verify.claims.registry import plugin_packages
+
+    count = 0
+    for root in ("verify", *plugin_packages()):
+        package = importlib.import_module(root)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{root}."):
+            leaf = info.name.rsplit(".", 1)[-1]
+            if leaf.startswith("test") or leaf in ("conftest", "__main__"):
+                continue
+            importlib.import_module(info.name)
+            count += 1
+    return count
+
+
 def search(
     claim: Claim,
     *,
@@ -182,6 +220,7 @@ def search(
     progress: Callable[[int, int], None] | None = None,
 ) -> SearchResult:
     """Search for a confirmed counterexample of ``claim`` over ``budget`` generated scenarios."""
+    load_project_modules()  # the same examples for one seed, whatever ran before (see there)
     start = time.perf_counter()
     result = SearchResult(claim, Verdict.UNKNOWN)
     if claim.runner is not None:
@@ -191,8 +230,10 @@ def search(
     found: dict[str, Any] = {}
     calls = [0]
     reasons: list[str] = []
+    valid: list[tuple[float, Scenario]] = []  # (margin, scenario) of the valid examples, for the cross-check
 
     def probe(sc: Scenario) -> None:
+        interrupt.raise_if_requested()  # a Ctrl-C / SIGTERM whose KeyboardInterrupt was swallowed
         calls[0] += 1
         if progress is not None:
             progress(calls[0], budget)
@@ -218,6 +259,7 @@ def search(
             reject()
         assert ev.margin is not None
         result.examples += 1
+        valid.append((ev.margin.value, sc))
         if ev.margin.value < result.min_margin:
             result.min_margin, result.min_margin_error = ev.margin.value, ev.margin.error
         if math.isfinite(ev.margin.value):  # Hypothesis rejects non-finite observations
@@ -278,7 +320,30 @@ def search(
     else:
         result.verdict = Verdict.HOLDS
         result.reason = f"no violation beyond the error estimate in {result.examples} valid example(s)"
+        _cross_check(claim, result, valid, seed)
+        result.time_s = time.perf_counter() - start
     return result
+
+
+def _cross_check(claim: Claim, result: SearchResult, valid: list[tuple[float, Scenario]], seed: int) -> None:
+    """A HOLDS of a trajectory claim is rerun on the mp backend; a disagreement beyond the error estimate
+    turns it FAILED (an engine inconsistency, both values in the reason)."""
+    from verify.evidence import cross_check as xc
+
+    if not xc.applies(claim):
+        return
+    try:
+        cc = xc.cross_check(claim, valid, seed)
+    except Exception as exc:  # the rerun itself errored: an engine failure
+        result.verdict, result.reason = Verdict.FAILED, f"cross-check rerun failed: {type(exc).__name__}: {exc}"
+        return
+    result.cross_check = cc.to_dict()
+    if not cc.consistent:
+        result.verdict, result.reason = Verdict.FAILED, xc.failure_reason(cc)
+    elif cc.runs:
+        result.reason += f"; cross-checked on the mp backend ({cc.runs} run(s), max disagreement {cc.max_disagreement:.2g} <= {cc.error:.2g})"
+    else:
+        result.reason += "; not cross-checked (" + "; ".join(cc.skipped) + ")"
 
 
 def _high_precision_verdict(claim: Claim, scenario: Any, record: dict[str, Any]) -> tuple[Verdict, str]:
@@ -300,6 +365,13 @@ def _high_precision_verdict(claim: Claim, scenario: Any, record: dict[str, Any])
         record["mp_confirmation"] = "violated"
         return Verdict.REFUTED, f"{base} and at {MP_DPS} digits (mp backend)"
     record["mp_confirmation"] = "cleared"
+    m64, e64 = record.get("confirmed_margin"), record.get("confirmed_margin_error") or 0.0
+    allowed = INCONSISTENT_FACTOR * (e64 + ev.margin.error + ROUNDING_FLOOR * max(1.0, abs(m64 or 0.0), abs(ev.margin.value)))
+    if m64 is not None and abs(m64 - ev.margin.value) > allowed:
+        record["mp_confirmation"] = "inconsistent"
+        return Verdict.FAILED, (f"engine inconsistency: float64 margin {m64:.6g} (error {e64:.2g}, confirmed at 1000x tighter "
+                                f"rtol) vs {MP_DPS}-digit mp margin {ev.margin.value:.6g} (error {ev.margin.error:.2g}): they "
+                                f"differ by more than {INCONSISTENT_FACTOR:g}x their error estimates")
     return Verdict.UNKNOWN, f"float64 violation cleared by the {MP_DPS}-digit rerun (margin {ev.margin.value:.3g}): a rounding artefact"
 
 

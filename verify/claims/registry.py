@@ -14,6 +14,7 @@ from verify.errors import InputError
 from verify.paper import ENTRY_POINT_GROUP, Paper
 
 _PAPERS: dict[str, Paper] | None = None
+_OWNERS: tuple[dict[str, Paper], dict[int, str]] | None = None  # (papers(), id(claim) -> paper id), for audit_papers
 _LOADING = False  # True while the entry points are being imported (a plug-in's claims are being made)
 
 
@@ -54,6 +55,11 @@ def _discover() -> dict[str, Paper]:
     return {pid: found[pid][0] for pid in sorted(found)}
 
 
+def plugin_packages() -> list[str]:
+    """Top-level packages of the installed papers' entry points (e.g. "properties")."""
+    return sorted({ep.value.split(":")[0].split(".")[0] for ep in entry_points(group=ENTRY_POINT_GROUP)})
+
+
 def named_horizons() -> dict[str, Callable[[Any], float | None]] | None:
     """Every installed paper's named horizons (``Paper.horizons``); None while the plug-ins are being
     loaded (a plug-in's own claims are checked against its paper by :class:`Paper`). A name defined
@@ -88,6 +94,17 @@ def catalogue(paper_ids: Iterable[str] | None = None) -> list[Claim]:
 def paper_of(claim_id: str) -> Paper | None:
     """The installed paper that holds this claim id (None for a user claim)."""
     return next((p for p in papers().values() if any(c.id == claim_id for c in p.claims)), None)
+
+
+def audit_papers(claim: Claim) -> tuple[str, ...] | None:
+    """The papers whose audit hooks a run of ``claim`` needs: its own paper (a catalogue claim reads its
+    paper's quantities), or every installed paper (None) for a user claim."""
+    global _OWNERS
+    installed = papers()
+    if _OWNERS is None or _OWNERS[0] is not installed:
+        _OWNERS = (installed, {id(c): p.id for p in installed.values() for c in p.claims})
+    owner = _OWNERS[1].get(id(claim))
+    return None if owner is None else (owner,)
 
 
 def get_claim(claim_id: str) -> Claim:

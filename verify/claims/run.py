@@ -120,15 +120,16 @@ def sample_times(t_end: float, count: int) -> np.ndarray:
 
 
 def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: int = 64, backend: str = "events",
-            form: str | None = None, dps: int = 30) -> Run:
-    """Audit the scenario, resolve the horizon and simulate (balanced inits in log-eps form).
+            form: str | None = None, dps: int = 30, papers: tuple[str, ...] | None = None) -> Run:
+    """Audit the scenario (with the hooks of ``papers``; None: every installed paper), resolve the horizon
+    and simulate (balanced inits in log-eps form).
 
     Backend "mp" runs the mpmath backend at ``dps`` digits and hands the check a float64 copy
     of its trajectory (:meth:`Trajectory.to_float`).
     """
     init = scenario.init
     ds = scenario.dataset
-    report = audit(ds, init.W0, init.v0, log_eps=init.log_eps, alpha=scenario.alpha)
+    report = audit(ds, init.W0, init.v0, log_eps=init.log_eps, alpha=scenario.alpha, papers=papers)
     field = NetworkField.from_dataset(ds, scenario.loss, scenario.alpha)
     t_end = resolve_horizon(horizon, scenario, report)
     if t_end is None:

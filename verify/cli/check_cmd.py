@@ -8,10 +8,10 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from verify import interrupt
 from verify.cli.outputs import output_dir
 from verify.cli.profiles import PROFILES, budget_for
 from verify.errors import InputError
@@ -79,7 +79,7 @@ def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tupl
     from verify.verdicts import Verdict
 
     entries: list[dict] = []
-    with _interrupt_on_sigterm() as stop, Progress(TextColumn("{task.description}"), BarColumn(),
+    with _interrupt_on_sigterm(), Progress(TextColumn("{task.description}"), BarColumn(),
                                            TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
                                            transient=True, disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("claims", total=len(claims))
@@ -93,8 +93,7 @@ def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tupl
                 print(f"{claim.id:<28} {str(result.verdict):<8} expected {str(claim.expected):<8} {result.time_s:7.2f}s",
                       flush=True)
                 bar.advance(task)
-                if stop.requested:  # the signal's KeyboardInterrupt was swallowed (raised inside a gc callback)
-                    raise KeyboardInterrupt
+                interrupt.raise_if_requested()  # the signal's KeyboardInterrupt may have been swallowed
         except KeyboardInterrupt:
             for claim in claims[len(entries):]:
                 entries.append(claim_entry(SearchResult(claim, Verdict.UNKNOWN, reason="interrupted"), None,
@@ -103,28 +102,22 @@ def _search_all(claims: list, args: argparse.Namespace, json_path: Path) -> tupl
     return entries, False
 
 
-@dataclass
-class _Stop:
-    requested: bool = False
-
-
 @contextlib.contextmanager
-def _interrupt_on_sigterm() -> Iterator[_Stop]:
-    """SIGINT and SIGTERM raise KeyboardInterrupt for the duration of the run and set ``requested`` (the
-    previous handlers are restored). Python ignores an exception raised while a gc callback runs, so the
-    caller also checks ``requested`` between claims: a signal is never lost."""
-    stop = _Stop()
-
+def _interrupt_on_sigterm() -> Iterator[None]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt for the duration of the run and record a stop request
+    (:mod:`verify.interrupt`; the previous handlers are restored). Python ignores an exception raised while
+    a gc callback runs, so the search checks the request before every example: a signal is never lost."""
     def handler(signum: int, frame: object) -> None:
-        stop.requested = True
+        interrupt.request()
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
-        yield stop
+        yield
         return
+    interrupt.clear()
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield stop
+        yield
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)

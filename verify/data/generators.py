@@ -26,6 +26,7 @@ import numpy as np
 
 from verify.data.dataset import Dataset
 from verify.data.digits import digits_pair
+from verify.data.mnist import mnist_pair
 from verify.errors import InputError, NumericalError
 
 MU_TOL = 1e-12
@@ -313,6 +314,7 @@ GENERATORS: dict[str, Callable[..., Dataset]] = {
     "symmetric_separable": symmetric_separable,
     "linear_teacher": linear_teacher,
     "digits_pair": digits_pair,
+    "mnist_pair": mnist_pair,
 }
 
 

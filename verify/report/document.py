@@ -81,6 +81,9 @@ def claim_entry(result: SearchResult, replay: str | None = None, paper: str | No
     )
     if result.certificate is not None:
         entry["certificate"] = result.certificate
+    if result.cross_check is not None:
+        entry["cross_check"] = dict(result.cross_check)
+    entry["teeth"] = list(result.claim.meta.get("teeth", ()))
     if result.counterexample is not None:
         cx = dict(result.counterexample)
         if replay:

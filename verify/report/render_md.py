@@ -63,6 +63,10 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
             L.append(f"- {bucket}: " + ("; ".join(items) if items else "none"))
         if e.get("depends_on"):
             L.append(f"- depends on: {', '.join(e['depends_on'])}")
+        if e.get("cross_check"):
+            L.append(f"- cross-check: {C.cross_check_text(e['cross_check'])}")
+        if "teeth" in e:
+            L.append("- teeth: " + (", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
         if "counterexample" in e:
             L.append(f"- counterexample: see [Counterexamples](#cx-{_anchor(e['id'])})")
         L.append("")

@@ -3,7 +3,8 @@
 ``SCHEMA`` is the machine contract of the report; :func:`validate` checks a report against it
 with :mod:`jsonschema` (a test dependency; ``verify report --validate`` uses it when installed).
 Report versions: ``1.0`` (initial), ``1.1`` (claim entries carry ``definition_hash``; a
-re-rendered report may carry ``obsolete`` flags and ``summary.obsolete``). Extra keys are
+re-rendered report may carry ``obsolete`` flags and ``summary.obsolete``; optional evidence fields
+``cross_check`` and ``teeth``). Extra keys are
 allowed everywhere (extend, don't break); the keys listed as required are what readers rely on.
 """
 
@@ -53,11 +54,29 @@ _COUNTEREXAMPLE = {
         "confirmed_margin": _NUMBER_OR_TEXT,
         "mp_margin": _NUMBER_OR_TEXT,
         "mp_dps": {"type": "integer"},
-        "mp_confirmation": {"type": "string", "description": "violated | cleared | failed: ... | not applicable (...)"},
+        "mp_confirmation": {"type": "string", "description": "violated | cleared | inconsistent (FAILED) | failed: ... | not applicable (...)"},
         "note": {"type": "string"},
         "witness": {"description": "exact witness of a symbolic refutation"},
         "value": {"description": "the drawn point of a pointwise claim"},
         "replay": {"type": "string", "description": "command line that re-evaluates this counterexample"},
+    },
+}
+
+_CROSS_CHECK = {
+    "type": "object",
+    "description": "HOLDS of a trajectory claim: the worst example and a seeded sample rerun on an independent "
+    "path and compared state by state (verify/evidence/cross_check.py); runs 0 with 'skipped' reasons when none "
+    "could be rerun (cost cap)",
+    "required": ["runs", "backend", "max_disagreement", "error"],
+    "properties": {
+        "runs": {"type": "integer", "minimum": 0},
+        "backend": {"type": "string"},
+        "dps": {"type": "integer"},
+        "max_disagreement": _NUMBER_OR_TEXT,
+        "error": _NUMBER_OR_TEXT,
+        "pattern_mismatches": {"type": "integer", "minimum": 0},
+        "skipped": {"type": "array", "items": {"type": "string"}},
+        "detail": {"type": "string"},
     },
 }
 
@@ -98,6 +117,10 @@ _CLAIM = {
         "definition_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "certificate": {"description": "PROVED results: the symbolic or interval certificate"},
         "counterexample": _COUNTEREXAMPLE,
+        "cross_check": _CROSS_CHECK,
+        "teeth": {"type": "array", "items": {"type": "string"},
+                  "description": "planted claim ids and engine mutant ids that make this claim's check fail "
+                                 "(verify/evidence/mutants.py); empty: nothing was shown to break it"},
         "obsolete": {
             "type": "object",
             "required": ["reason"],

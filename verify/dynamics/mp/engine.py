@@ -26,6 +26,7 @@ precision set by the caller; float64 for screening and the high orders.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -34,7 +35,7 @@ from verify.dynamics.mp import events as mpev
 from verify.dynamics.mp import num, screen
 from verify.dynamics.mp.field import MpField, MpMode
 from verify.dynamics.mp.integrator import F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, f64_bound, mp_orders, step_size, tail_error
-from verify.dynamics.mp.num import mpfr
+from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.stepper import check_step
 from verify.errors import NumericalError
@@ -330,7 +331,7 @@ class Engine:
             a = coefficient_sizes(rec_f.A[: n + 1], rec_f.b[: n + 1], scale)
         else:
             a = coefficient_sizes(rec_m.A, rec_m.b, num.vec(scale))
-        h_max = min(step_size(a, self.tol), remaining)
+        h_max = min(step_size(a, self.tol), remaining, self.polar_cap(rec_f))
         st0 = _Step(cols, e, rec_m, rec_f, mixed, scale)
         pre = self.pairs_f(st0, a)
         keep = pre.screen(float(h_max), np.arange(len(pre.I)))
@@ -338,6 +339,26 @@ class Engine:
         for _i, _j, poly in self.slide_polys(st0, [float(h_max) ** q for q in range(n + 1)], exact=False):
             xs.append(screen.first_negative(np.array(poly, dtype=float)[:, None]))
         return st0, a, h_max, pre, keep, min(xs)
+
+    def polar_cap(self, rec_f: Recurrence) -> "mpfr":
+        """Polar form: the longest step on which the tail test can be trusted for E_j = exp(2 r_j).
+
+        The tail test assumes the terms beyond order N decay; for E_j = e^{2 r_j} along r_j ~ r_j0 + R t they
+        are e^{2 r_j0} (2 R h)^k / k!, which decay beyond N only if 2 R h <= (N + 1) / e. While E_j is tiny
+        (theorem-scale eps) the whole remainder, at most e^{2 r_j0 + 2 R h}, stays below tol as long as
+        2 (r_j0 + R h) <= ln tol, so a neuron may step freely until then. R = max(|r_j'|, sum_i |g_i| ||x_i||)
+        bounds |r_j'| at the step start (||G_j|| <= sum_i |g_i| ||x_i||). Without this cap one step could
+        run through the end of the alignment phase, where E_j becomes O(1), with a tiny tail estimate.
+        Cartesian form: no cap (inf)."""
+        if self.form != "polar" or rec_f.k < 1:
+            return INF
+        bound = float(np.sum(np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f))
+        rate = np.maximum(np.abs(rec_f.b[1].astype(float)), bound)
+        if not np.all(np.isfinite(rate)) or float(rate.max(initial=0.0)) == 0.0:
+            return INF
+        free = np.maximum((0.5 * math.log(float(self.tol)) - rec_f.b[0].astype(float)) / rate, 0.0)
+        ratio = (self.order + 1) / (2.0 * math.e * rate)
+        return mpfr(float(np.min(np.maximum(free, ratio))))
 
     def scales(self, rec_f: Recurrence) -> np.ndarray:
         """Per-neuron scale of the (scaled) state: ||(w~_j, v~_j)|| (Cartesian), 1 (polar)."""

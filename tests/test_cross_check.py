@@ -1,0 +1,76 @@
+"""Cross-checks of HOLDS (verify/evidence/cross_check.py): recorded for trajectory claims, shown in the
+report, and a float64-vs-mp disagreement is FAILED with both values, never HOLDS or UNKNOWN."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verify.claims.model import Claim, Margin
+from verify.evidence import cross_check as xc
+from verify.evidence.mutants import MUTANTS
+from verify.report.document import build_report, claim_entry
+from verify.report.schema import errors
+from verify.scenarios import scenario
+from verify.search import search
+from verify.verdicts import Verdict
+
+SMALL = scenario(data="linearly_separable", init="unbalanced", n=(3, 5), d=(2, 3), h=(2, 3), eps=(0.05, 0.2), loss="logistic2")
+
+
+def _claim(**kw) -> Claim:
+    return Claim(id=kw.pop("id", "xc-test"), source="test", statement="the final loss is finite", over=SMALL,
+                 check=lambda run: float(np.isfinite(run.W).all()), horizon=kw.pop("horizon", 3.0), **kw)
+
+
+def test_holds_is_cross_checked_and_reported() -> None:
+    result = search(_claim(), budget=4, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    cc = result.cross_check
+    assert cc is not None and cc["backend"] == "mp" and cc["runs"] == 2
+    assert 0.0 <= cc["max_disagreement"] <= cc["error"] < 1e-5
+    assert cc["pattern_mismatches"] == 0
+    entry = claim_entry(result)
+    assert entry["cross_check"]["runs"] == 2 and entry["teeth"] == []
+    assert errors(build_report([entry], {"profile": "test", "seed": 0})) == []
+
+
+def test_disagreement_is_failed_with_both_values() -> None:
+    with MUTANTS["logistic2-weight-halved"].active():
+        result = search(_claim(), budget=4, seed=0)
+    assert result.verdict == Verdict.FAILED
+    assert "engine inconsistency" in result.reason
+    assert "float64 w = [" in result.reason and "mp w = [" in result.reason
+    assert result.cross_check["max_disagreement"] > result.cross_check["error"]
+
+
+def test_horizon_beyond_the_cap_is_not_rerun() -> None:
+    result = search(_claim(id="xc-long", horizon=2 * xc.MAX_HORIZON), budget=2, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    assert result.cross_check["runs"] == 0
+    assert all("cost cap" in why for why in result.cross_check["skipped"])
+
+
+def test_pointwise_and_limit_claims_are_not_cross_checked() -> None:
+    assert not xc.applies(_claim(horizon=None))
+    assert not xc.applies(_claim(backend="limit"))
+
+
+def test_choose_is_seeded_and_keeps_the_worst() -> None:
+    examples = [(float(m), object()) for m in (3, -1, 2, 5, 0)]
+    first = xc.choose(examples, "c", seed=1, sampled=2)
+    assert first[0] == ("worst", examples[1][1]) and len(first) == 3
+    assert xc.choose(examples, "c", seed=1, sampled=2) == first
+
+
+def test_float64_violation_the_mp_rerun_contradicts_is_failed() -> None:
+    """A confirmed float64 violation that the mp backend clears by far more than the errors is an engine
+    inconsistency (both margins in the reason), not a rounding artefact."""
+
+    def check(run):
+        return Margin(0.5 if run.trajectory.backend == "mp" else -0.5, 1e-9)
+
+    claim = Claim(id="xc-contradicted", source="test", statement="test", check=check, over=SMALL, horizon=1.0)
+    result = search(claim, budget=3, seed=0)
+    assert result.verdict == Verdict.FAILED
+    assert "engine inconsistency" in result.reason and "-0.5" in result.reason and "0.5" in result.reason
+    assert result.counterexample["mp_confirmation"] == "inconsistent"

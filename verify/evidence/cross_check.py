@@ -1,0 +1,203 @@
+"""Independent cross-check of a HOLDS: rerun examples on the mp backend and compare the states.
+
+After the search of a trajectory claim on the float64 event engine ends HOLDS, its worst example
+(smallest margin) and a seeded sample of ``SAMPLED`` others are rerun on the float64 engine (the
+run the verdict read) and on the mpmath backend at ``CROSS_DPS`` digits (Taylor series per mode,
+its own event location and loss code: an independent path). At every sample time t_k the states
+are compared per neuron j:
+
+    Cartesian:  d_kj = ||(w_j, v_j) - (w'_j, v'_j)|| / max(||(w_j, v_j)||, ||(w'_j, v'_j)||)
+    polar:      d_kj = max(|r_j - r'_j|, ||u_j - u'_j||)        (absolute in ln||w_j|| and u_j)
+
+``max_disagreement`` = max_kj d_kj over the rerun examples. Error estimate of one example:
+
+    e = SAFETY (rtol + err64) + SAFETY errmp + 10^(1 - CROSS_DPS)
+
+rtol is the claim's tolerance, err64 and errmp the engines' own ``Trajectory.error_estimate``
+(sums of accepted local errors: indicators that ignore error propagation, hence ``SAFETY``;
+measured at seed 0 over the built-in catalogue, d / (rtol + err64) <= 20 within the cost cap, 60 beyond it;
+the planted engine bugs of :mod:`verify.evidence.mutants` give d of 1e-2 to 1e4). The activation
+pattern is compared from the states too (never from either engine's event log): the signs of
+p_ikj = <x_i, w_j(t_k)> / (||x_i|| scale_j) (u_j in polar form) must agree wherever both |p| > e.
+A disagreement beyond e, or a sign mismatch, is an engine inconsistency: the search reports
+FAILED with both values.
+
+Cost cap: an example whose horizon exceeds ``MAX_HORIZON`` or whose float64 run took more than
+``MAX_STEPS`` accepted steps (the mp run's cost grows with both) is not rerun; the skipped reason
+is recorded (``runs`` counts only the examples compared).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from verify.claims.model import Claim
+from verify.claims.registry import audit_papers
+from verify.claims.run import Run, execute
+from verify.errors import VerifyError
+from verify.scenarios import Scenario
+
+CROSS_DPS = 16
+SAMPLED = 1  # examples rerun besides the worst one
+SAFETY = 1000.0
+MAX_HORIZON = 1e3
+MAX_STEPS = 1000
+
+
+@dataclass
+class Comparison:
+    """The largest state disagreement of one rerun example and where it is."""
+
+    disagreement: float = 0.0
+    error: float = 0.0
+    mismatches: int = 0
+    where: str = ""
+
+
+@dataclass
+class CrossCheck:
+    """Outcome of a claim's cross-check (report field ``cross_check``)."""
+
+    runs: int = 0
+    backend: str = "mp"
+    max_disagreement: float = 0.0
+    error: float = 0.0
+    pattern_mismatches: int = 0
+    skipped: list[str] = field(default_factory=list)
+    detail: str = ""
+
+    @property
+    def consistent(self) -> bool:
+        """No state disagreement beyond its error estimate and no activation sign mismatch."""
+        return self.max_disagreement <= self.error and self.pattern_mismatches == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"runs": self.runs, "backend": self.backend, "dps": CROSS_DPS,
+                               "max_disagreement": self.max_disagreement, "error": self.error,
+                               "pattern_mismatches": self.pattern_mismatches}
+        if self.skipped:
+            out["skipped"] = list(self.skipped)
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+def applies(claim: Claim) -> bool:
+    """Trajectory claims integrated by the float64 event engine have an mp counterpart."""
+    return claim.horizon is not None and claim.backend == "events" and claim.runner is None
+
+
+def choose(examples: Sequence[tuple[float, Scenario]], claim_id: str, seed: int, sampled: int = SAMPLED) -> list[tuple[str, Scenario]]:
+    """The worst example (smallest margin, first of ties) and ``sampled`` others drawn with a seeded RNG."""
+    if not examples:
+        return []
+    worst = min(range(len(examples)), key=lambda k: examples[k][0])
+    rest = [k for k in range(len(examples)) if k != worst]
+    picked = random.Random(f"{seed}:{claim_id}").sample(rest, min(sampled, len(rest)))
+    return [("worst", examples[worst][1])] + [(f"sample {k}", examples[k][1]) for k in sorted(picked)]
+
+
+def _fmt(a: np.ndarray) -> str:
+    return np.array2string(np.asarray(a, dtype=float), precision=12, separator=", ", max_line_width=10_000)
+
+
+def compare(run64: Run, runmp: Run, error: float) -> Comparison:
+    """State disagreement d (module docstring) and activation sign mismatches beyond ``error``."""
+    a, b = run64.trajectory, runmp.trajectory
+    assert a is not None and b is not None
+    X = run64.X
+    xn = np.linalg.norm(X, axis=1)
+    if a.r is not None and b.r is not None:
+        with np.errstate(invalid="ignore"):
+            d = np.maximum(np.abs(a.r - b.r), np.linalg.norm(a.U - b.U, axis=2))
+        Pa, Pb = np.matmul(a.U, X.T), np.matmul(b.U, X.T)  # (k, h, n)
+        scale = np.ones(a.r.shape)
+        first, second = (a.r, a.U), (b.r, b.U)
+        names = ("r", "u")
+    else:
+        za = np.concatenate([a.W, a.v[..., None]], axis=2)
+        zb = np.concatenate([b.W, b.v[..., None]], axis=2)
+        scale = np.maximum(np.linalg.norm(za, axis=2), np.linalg.norm(zb, axis=2))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            d = np.where(scale > 0.0, np.linalg.norm(za - zb, axis=2) / scale, 0.0)
+        Pa, Pb = np.matmul(a.W, X.T), np.matmul(b.W, X.T)
+        first, second = (a.W, a.v), (b.W, b.v)
+        names = ("w", "v")
+    d = np.where(np.isnan(d), np.inf, d)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        denom = scale[..., None] * xn[None, None, :]
+        pa, pb = Pa / denom, Pb / denom
+    flips = (np.sign(pa) != np.sign(pb)) & (np.abs(pa) > error) & (np.abs(pb) > error)
+    k, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    out = Comparison(float(d[k, j]), error, int(np.sum(flips)))
+    if out.disagreement > error or out.mismatches:
+        if out.mismatches and out.disagreement <= error:
+            k, j, _ = np.argwhere(flips)[0]
+        t = float(a.times[k])
+        out.where = (f"t = {t:.9g}, neuron {j}: float64 {names[0]} = {_fmt(first[0][k, j])}, {names[1]} = "
+                     f"{_fmt(first[1][k, j])}; mp {names[0]} = {_fmt(second[0][k, j])}, {names[1]} = {_fmt(second[1][k, j])}")
+    return out
+
+
+def example_error(run64: Run, runmp: Run, rtol: float) -> float:
+    """e = SAFETY (rtol + err64) + SAFETY errmp + 10^(1 - CROSS_DPS) (module docstring)."""
+    def est(run: Run) -> float:
+        value = float(run.trajectory.error_estimate) if run.trajectory is not None else math.nan
+        return value if math.isfinite(value) else rtol
+
+    return SAFETY * (rtol + est(run64)) + SAFETY * est(runmp) + 10.0 ** (1 - CROSS_DPS)
+
+
+def _rerun(claim: Claim, scenario: Scenario, backend: str) -> Run:
+    return execute(scenario, claim.horizon, rtol=claim.rtol, samples=claim.samples, backend=backend,
+                   form=claim.form, dps=CROSS_DPS, papers=audit_papers(claim))
+
+
+def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: int) -> CrossCheck:
+    """Rerun the chosen examples (:func:`choose`) on both engines and compare (:func:`compare`).
+
+    Examples beyond the cost cap, or whose mp run fails with a :class:`VerifyError` (a numerical
+    limit, an input the mp backend refuses), are skipped with the reason.
+    """
+    result = CrossCheck()
+    for label, scenario in choose(examples, claim.id, seed):
+        try:
+            run64 = _rerun(claim, scenario, "events")
+        except VerifyError as exc:
+            result.skipped.append(f"{label}: float64 rerun failed ({exc})")
+            continue
+        traj = run64.trajectory
+        if traj is None or run64.horizon is None:
+            result.skipped.append(f"{label}: horizon undefined")
+            continue
+        steps = int(traj.stats.get("steps", 0))
+        if run64.horizon > MAX_HORIZON or steps > MAX_STEPS:
+            result.skipped.append(f"{label}: beyond the mp cost cap (horizon {run64.horizon:.3g} > {MAX_HORIZON:g} or "
+                                  f"{steps} float64 steps > {MAX_STEPS})")
+            continue
+        try:
+            runmp = _rerun(claim, scenario, "mp")
+        except VerifyError as exc:
+            result.skipped.append(f"{label}: mp run failed ({type(exc).__name__}: {exc})")
+            continue
+        error = example_error(run64, runmp, claim.rtol)
+        cmp = compare(run64, runmp, error)
+        result.runs += 1
+        result.pattern_mismatches += cmp.mismatches
+        if cmp.disagreement / error > result.max_disagreement / max(result.error, 1e-300) or result.runs == 1:
+            result.max_disagreement, result.error = cmp.disagreement, error
+        if cmp.where and not result.detail:
+            result.detail = (f"{label} example: disagreement {cmp.disagreement:.3g} > error {error:.3g} or "
+                             f"{cmp.mismatches} activation sign mismatch(es); {cmp.where}")
+    return result
+
+
+def failure_reason(cc: CrossCheck) -> str:
+    """The FAILED message of an inconsistent cross-check."""
+    return (f"engine inconsistency: the float64 event engine and the mp backend ({CROSS_DPS} digits) disagree: "
+            f"{cc.detail}")
