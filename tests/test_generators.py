@@ -348,3 +348,13 @@ def test_greedy_subset_matches_sheet():
 def test_digits_invalid(kwargs, fragment):
     with pytest.raises(InputError, match=fragment):
         digits_pair(**kwargs)
+
+
+def test_mnist_pair_is_real_mnist_from_the_installed_wheel():
+    """1,000 real MNIST images (500 per digit, 784 pixels in [0, 1] before centring), digit a first."""
+    ds = g.make_dataset("mnist_pair", a=0, b=1)
+    assert (ds.n, ds.d, ds.n_pos, ds.n_neg) == (1000, 784, 500, 500)
+    assert np.all(ds.y[:500] == 1.0) and np.all(ds.y[500:] == -1.0)
+    assert np.abs(ds.X.mean(axis=0)).max() < 1e-12
+    raw = g.make_dataset("mnist_pair", a=3, b=5, centred=False)
+    assert raw.X.min() >= 0.0 and raw.X.max() <= 1.0

@@ -40,6 +40,14 @@ def _normalise(X: np.ndarray, how: str | None) -> np.ndarray:
     return X / np.linalg.norm(X, axis=1).max()
 
 
+def pair_rows(images: np.ndarray, target: np.ndarray, a: int, b: int, centred: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y): the images of digit ``a`` (label +1, rows first) and ``b`` (label -1); ``centred`` subtracts
+    the pair mean x_bar = (1/n) sum_j x_j."""
+    X = np.vstack([images[target == a], images[target == b]])
+    y = np.concatenate([np.ones(int(np.sum(target == a))), -np.ones(int(np.sum(target == b)))])
+    return (X - X.mean(axis=0) if centred else X), y
+
+
 def digits_pair(a: int = 0, b: int = 1, *, centred: bool = True, normalise: str | None = None) -> Dataset:
     """Images of digits ``a`` (label +1, rows first) and ``b`` (label -1), pixels scaled to [0, 1].
 
@@ -55,11 +63,7 @@ def digits_pair(a: int = 0, b: int = 1, *, centred: bool = True, normalise: str 
         raise InputError(f"the two digits must differ, got a = b = {a}")
     if normalise not in NORMALISATIONS:
         raise InputError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
-    images, target = _load()
-    X = np.vstack([images[target == a], images[target == b]])
-    y = np.concatenate([np.ones(int(np.sum(target == a))), -np.ones(int(np.sum(target == b)))])
-    if centred:
-        X = X - X.mean(axis=0)
+    X, y = pair_rows(*_load(), a, b, centred)
     keep = np.any(X != 0.0, axis=1)
     X, y = _normalise(X[keep], normalise), y[keep]
     tag = f"digits_pair(a={a}, b={b}, centred={bool(centred)}, normalise={normalise!r})"

