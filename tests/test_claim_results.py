@@ -92,3 +92,27 @@ def test_bad_claim_files_are_exit_2_at_load_time(tmp_path, capsys):
         assert main(["search", f"{path}::bad", "--db", "none"]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("ratio", [-0.5, math.nan, "x"])
+def test_a_ratio_must_be_a_number_at_least_zero(ratio):
+    with pytest.raises(ClaimResultError, match="ratio"):
+        as_margin(verify.Margin(1.0, ratio=ratio), "c")
+
+
+def test_the_search_reports_the_largest_ratio_as_slack():
+    """A bound claim returns measured / bound; the report's slack is the tightest case found, with its note."""
+    from verify.report.content import slack_text
+    from verify.report.document import claim_entry
+
+    @verify.claim(id="slack-demo", over=scenario(n=(2, 4), d=(2, 2), h=(1, 2)), horizon=0.5)
+    def bound(run):
+        measured = float(np.abs(run.W[-1]).max())
+        bound_value = 10.0 * measured + 1.0
+        return verify.Margin(bound_value - measured, 0.0, f"measured {measured:.3g}", ratio=measured / bound_value)
+
+    result = search(bound, budget=5, seed=0)
+    assert result.verdict is Verdict.HOLDS and 0.0 < result.slack["worst_ratio"] < 0.1
+    entry = claim_entry(result)
+    assert entry["slack"]["worst_ratio"] == result.slack["worst_ratio"] and "measured" in entry["slack"]["note"]
+    assert "loose" in slack_text(entry["slack"])

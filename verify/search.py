@@ -73,6 +73,7 @@ class SearchResult:
     certificate: Any = None  # PROVED results: the symbolic/interval certificate
     first_violation: int | None = None  # generated examples up to the first confirmed violation (search power)
     cross_check: dict[str, Any] | None = None  # HOLDS of trajectory claims: the mp rerun (verify.evidence.cross_check)
+    slack: dict[str, Any] | None = None  # bound claims: the largest measured / bound found, and where
 
     @property
     def as_expected(self) -> bool:
@@ -264,6 +265,11 @@ def search(
             result.min_margin, result.min_margin_error = ev.margin.value, ev.margin.error
         if math.isfinite(ev.margin.value):  # Hypothesis rejects non-finite observations
             target(-ev.margin.value, label="violation")
+        ratio = ev.margin.ratio
+        if ratio is not None and math.isfinite(ratio):
+            target(ratio, label="tightness")  # search where the bound is tight, not only where margins are small
+            if result.slack is None or ratio > result.slack["worst_ratio"]:
+                result.slack = {"worst_ratio": float(ratio), "note": ev.margin.note}
         if _violates(ev):
             second = confirm(claim, sc)
             if _violates(second):

@@ -178,7 +178,7 @@ def t2_bound_margin(run) -> Margin:
     """EA-F6 (39): the empirical t2+- (bracketed by samples) <= the bound with the theoretical t1."""
     t, R, U, s, F, vp, vm, t1e, br = _t2_data(run)
     a = run.audit
-    worst, err, note = math.inf, 0.0, ""
+    worst, err, note, ratio = math.inf, 0.0, "", None
     for key, bound in (("plus", a.t2_plus), ("minus", a.t2_minus)):
         lo, hi = br[key]
         if bound is None:
@@ -191,7 +191,9 @@ def t2_bound_margin(run) -> Margin:
         if val < worst:
             worst, err = val, (hi - lo) + tm.TIME_RTOL * max(1.0, bound)
             note = f"t2_{key} in ({lo:.6g}, {hi:.6g}] vs bound (39) {bound:.6g} (ratio {hi / bound:.3g}); t1_emp = {t1e:.4g}, t1 = {a.t1:.4g}"
-    return Margin(worst, err, note)
+        if bound > 0.0:
+            ratio = max(ratio or 0.0, hi / bound)
+    return Margin(worst, err, note, ratio=ratio)
 
 
 F6 = part2_claim(

@@ -26,7 +26,8 @@ def lemma2_margin(loss_name: str):
     def check(point: tuple[float, float]) -> Margin:
         y, yhat = point
         lhs = abs(float(loss.g_minus_y(y, yhat)))
-        return Margin(2.0 * abs(yhat) - lhs, 4e-16 * max(1.0, lhs), f"|g - y| = {lhs:.6g} at y = {y}, yhat = {yhat}")
+        return Margin(2.0 * abs(yhat) - lhs, 4e-16 * max(1.0, lhs), f"|g - y| = {lhs:.6g} at y = {y}, yhat = {yhat}",
+                      ratio=lhs / (2.0 * abs(yhat)) if yhat != 0.0 else None)
 
     return check
 
@@ -159,7 +160,8 @@ def e5_growth_margin(state: State) -> Margin:
     L = fo.loss.total(fo.y, fo.outputs(W, v, S))
     theta = math.sqrt(float(np.sum(W**2) + np.sum(v**2)))
     bound = float(np.max(fo.norms)) * L * theta
-    return Margin((bound - grad) / bound, 16.0 * fo.n * U_ROUND, f"||grad|| = {grad:.6g} vs X_max L ||theta|| = {bound:.6g}")
+    return Margin((bound - grad) / bound, 16.0 * fo.n * U_ROUND, f"||grad|| = {grad:.6g} vs X_max L ||theta|| = {bound:.6g}",
+                  ratio=grad / bound)
 
 
 B4 = paper_claim(

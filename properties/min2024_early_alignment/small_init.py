@@ -108,7 +108,7 @@ def lemma4_margin(xa_alpha: float | None = None):
         note = f"LHS {lhs:.4g} vs 2 n X_max max|f| = {bound:.4g}"
         if bound == 0.0:
             return Margin(-lhs, rounding, note) if lhs > rounding else Margin(0.0, 0.0, note + " (f = 0)", vacuous=True)
-        return Margin((bound - lhs) / bound, rounding / bound, note)
+        return Margin((bound - lhs) / bound, rounding / bound, note, ratio=lhs / bound)
 
     return check
 
@@ -185,7 +185,7 @@ def lemma1_margin(run) -> Margin:
         if lhs > worst:
             worst, at = lhs, float(t[k])
             worst_err = pat.direction_field_rounding(fo, r[k], U[k], s) + 4.0 * dstate * lhs
-    return Margin((b1 - worst) / b1, worst_err / b1, f"max LHS {worst:.4g} at t = {at:.4g} vs B1 = {b1:.4g}")
+    return Margin((b1 - worst) / b1, worst_err / b1, f"max LHS {worst:.4g} at t = {at:.4g} vs B1 = {b1:.4g}", ratio=worst / b1)
 
 
 C3 = paper_claim(
@@ -233,7 +233,8 @@ def lemma4_theorem_scale(state: State) -> Margin:
         return Margin(0.0, 0.0, "f = 0 (every neuron dead): nothing to compare", vacuous=True)
     lhs = max(float(v) for v in terms["log_lemma4_lhs"])
     rhs = float(terms["log_lemma4_rhs"])
-    return Margin(rhs - lhs, LOG_MARGIN_ERROR * max(1.0, abs(rhs)), f"log LHS {lhs:.6g} vs log bound {rhs:.6g}")
+    return Margin(rhs - lhs, LOG_MARGIN_ERROR * max(1.0, abs(rhs)), f"log LHS {lhs:.6g} vs log bound {rhs:.6g}",
+                  ratio=math.exp(min(lhs - rhs, 700.0)))
 
 
 C2_THEOREM = paper_claim(
@@ -283,7 +284,8 @@ def lemma1_theorem_scale(run) -> Margin:
     if worst == -math.inf:
         return Margin(0.0, 0.0, "no neuron active at any sample", vacuous=True)
     error = LOG_MARGIN_ERROR * abs(log_b1) + 4.0 * pat.state_error(run)
-    return Margin(log_b1 - worst, error, f"max log LHS {worst:.6g} at t = {at:.4g} vs log B1 = {log_b1:.6g}")
+    return Margin(log_b1 - worst, error, f"max log LHS {worst:.6g} at t = {at:.4g} vs log B1 = {log_b1:.6g}",
+                  ratio=math.exp(min(worst - log_b1, 700.0)))
 
 
 @st.composite

@@ -76,7 +76,8 @@ def t1_emp_margin(run) -> Margin:
     t1 = float(run.audit.t1)
     t1e = tm.alignment_time(run)
     return Margin(t1 - t1e, tm.TIME_RTOL * max(1.0, t1),
-                  f"t1_emp = {t1e:.10g} vs t1 = {t1:.6g} (ratio {t1e / t1:.3g}); zeta2 = {run.audit.zeta2:.3g}")
+                  f"t1_emp = {t1e:.10g} vs t1 = {t1:.6g} (ratio {t1e / t1:.3g}); zeta2 = {run.audit.zeta2:.3g}",
+                  ratio=t1e / t1 if math.isfinite(t1e) and t1 > 0.0 else None)
 
 
 E6_T1EMP = paper_claim(

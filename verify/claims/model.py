@@ -29,13 +29,16 @@ class Margin:
 
     ``value < -error`` is a violation beyond the error estimate (a candidate counterexample);
     ``-error <= value < 0`` is inconclusive and never refutes. ``vacuous`` marks a run whose
-    hypotheses turned out false (e.g. the claim's premise never triggered).
+    hypotheses turned out false (e.g. the claim's premise never triggered). ``ratio``: for a bound claim,
+    measured / bound (a finite number >= 0; <= 1 where the bound holds): the search targets it and reports
+    the largest found as the claim's ``slack``, so the report says how tight the bound is where it was checked.
     """
 
     value: float
     error: float = 0.0
     note: str = ""
     vacuous: bool = False
+    ratio: float | None = None  # bound claims: measured / bound (<= 1 holds); the search reports its largest as slack
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,6 +113,9 @@ def as_margin(value: Any, claim_id: str = "?") -> Margin:
         raise ClaimResultError(f"claim {claim_id}: the check returned a NaN margin")
     if math.isnan(margin.error) or margin.error < 0.0:
         raise ClaimResultError(f"claim {claim_id}: the margin's error must be >= 0, got {margin.error}")
+    if margin.ratio is not None and not (isinstance(margin.ratio, numbers.Real) and margin.ratio >= 0.0):
+        raise ClaimResultError(f"claim {claim_id}: the margin's ratio (measured / bound) must be a number >= 0, "
+                               f"got {margin.ratio!r:.40}")
     return margin
 
 

@@ -59,6 +59,20 @@ def cross_check_text(cc: dict[str, Any]) -> str:
     return text
 
 
+LOOSE_RATIO = 0.1  # a bound whose tightest case found is below this fraction is reported as loose
+
+
+def slack_text(slack: dict[str, Any]) -> str:
+    """e.g. 'tightest case found: measured / bound = 0.025 (loose: best ratio 2.5%)'."""
+    r = slack.get("worst_ratio")
+    if not isinstance(r, (int, float)):
+        return f"measured / bound = {r}"
+    text = f"tightest case found: measured / bound = {fmt(r, 3)}"
+    if r < LOOSE_RATIO:
+        text += f" (loose: best ratio {100.0 * r:.2g}%)"
+    return text
+
+
 def verdict_text(entry: dict[str, Any]) -> str:
     text = entry["verdict"]
     if entry["verdict"] != entry["expected"]:

@@ -84,6 +84,8 @@ def claim_entry(result: SearchResult, replay: str | None = None, paper: str | No
     if result.cross_check is not None:
         entry["cross_check"] = dict(result.cross_check)
     entry["teeth"] = list(result.claim.meta.get("teeth", ()))
+    if result.slack is not None:
+        entry["slack"] = dict(result.slack)
     if result.counterexample is not None:
         cx = dict(result.counterexample)
         if replay:

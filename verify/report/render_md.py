@@ -65,6 +65,8 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
             L.append(f"- depends on: {', '.join(e['depends_on'])}")
         if e.get("cross_check"):
             L.append(f"- cross-check: {C.cross_check_text(e['cross_check'])}")
+        if e.get("slack"):
+            L.append(f"- slack: {C.slack_text(e['slack'])}")
         if "teeth" in e:
             L.append("- teeth: " + (", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
         if "counterexample" in e:

@@ -118,6 +118,10 @@ _CLAIM = {
         "certificate": {"description": "PROVED results: the symbolic or interval certificate"},
         "counterexample": _COUNTEREXAMPLE,
         "cross_check": _CROSS_CHECK,
+        "slack": {"type": "object", "required": ["worst_ratio"],
+                  "description": "bound claims: the largest measured / bound over the valid examples (the search "
+                                 "targets it); <= 1 where the bound holds, small values say the bound is loose",
+                  "properties": {"worst_ratio": _NUMBER_OR_TEXT, "note": {"type": "string"}}},
         "teeth": {"type": "array", "items": {"type": "string"},
                   "description": "planted claim ids and engine mutant ids that make this claim's check fail "
                                  "(verify/evidence/mutants.py); empty: nothing was shown to break it"},
