@@ -31,13 +31,8 @@ CATCHERS: dict[str, tuple[str, ...]] = {
 
 
 def _claims(ids: tuple[str, ...]) -> list[Claim]:
-    """The catalogue claims with these ids (the engine checks of seed 004 also when not yet catalogued)."""
-    from properties.min2024_early_alignment import engine_checks
-
+    """The catalogue claims with these ids."""
     pool = {c.id: c for c in catalogue()}
-    for value in vars(engine_checks).values():
-        if isinstance(value, Claim):
-            pool.setdefault(value.id, value)
     return [pool[i] for i in ids]
 
 
