@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from verify.audit import Audit, Finding, PaperAudit, finding, fmt_num
-from verify.data.dataset import unit_rows
+from verify.data.dataset import safe_row_norms, unit_rows
 from verify.margins import MinNormPoint
 
 from properties.phuong_lampert2021 import sectors
@@ -73,8 +73,7 @@ def span_part(X: np.ndarray, mp: MinNormPoint, rows: np.ndarray) -> dict[str, An
 
 def norm(v: np.ndarray) -> float:
     """||v|| without under- or overflow in the squares (scale-free data)."""
-    s = float(np.max(np.abs(v))) if v.size else 0.0
-    return 0.0 if s == 0.0 else float(np.linalg.norm(v / s)) * s
+    return float(safe_row_norms(np.atleast_2d(v))[0])
 
 
 def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:

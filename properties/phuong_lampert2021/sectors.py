@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from verify.data.dataset import from_scaled, scaled_row_sum
 from verify.exact import exact_affordable, to_integer_rows
 
 CE_WEIGHT = Fraction(1, 2)  # |l_i'(0)| for the logistic loss log(1 + exp(-y u))
@@ -53,9 +54,7 @@ def g_sector(X: np.ndarray, y: np.ndarray, c: np.ndarray, w: np.ndarray, tau: fl
 def centres(X: np.ndarray, y: np.ndarray, c: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(m+, m-) = (sum_{y_i = +1} c_i x_i, sum_{y_i = -1} c_i x_i) (sheet 1.8; c_i = 1/2 for cross-entropy)."""
     c = np.full(len(y), float(CE_WEIGHT)) if c is None else c
-    e = int(np.frexp(np.max(np.abs(X)))[1]) if X.size else 0
-    Xs = np.ldexp(X, -e)  # exact; no overflow in the sums
-    return np.ldexp((c * (y > 0)) @ Xs, e), np.ldexp((c * (y < 0)) @ Xs, e)
+    return from_scaled(*scaled_row_sum(c * (y > 0), X)), from_scaled(*scaled_row_sum(c * (y < 0), X))
 
 
 def _sgn(v: int | Fraction) -> int:
