@@ -453,7 +453,8 @@ def _paper_audits(base: Audit, ids: Iterable[str] | None) -> dict[str, PaperAudi
     out: dict[str, PaperAudit] = {}
     from verify.claims.registry import select_papers  # local: the registry imports the plug-ins
 
-    chosen = select_papers(None) if ids is None else (select_papers(list(ids)) if list(ids) else [])
+    wanted = None if ids is None else list(ids)  # consumed once: ids may be any iterable
+    chosen = select_papers(None) if wanted is None else (select_papers(wanted) if wanted else [])
     for paper in (p for p in chosen if p.audit is not None):
         part = paper.audit(base)
         if not isinstance(part, PaperAudit):
