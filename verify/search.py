@@ -109,7 +109,7 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend:
             return Evaluation("numerical", reason=str(exc))
         return _classified(margin)
     try:
-        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples,
+        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples, spacing=claim.spacing,
                       backend=backend or claim.backend, form=claim.form, dps=MP_DPS, papers=audit_papers(claim))
         why = _precondition(claim, run)
         if why is not None:

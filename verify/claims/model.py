@@ -57,6 +57,7 @@ class Claim:
     expected: Verdict = Verdict.HOLDS
     rtol: float = 1e-10
     samples: int = 64  # sampled times along the trajectory
+    spacing: str = "mixed"  # sample times: "mixed" (half uniform, half geometric) or "log" (geometric from 1e-3)
     backend: str = "events"
     form: str | None = None  # "cartesian" | "polar" | None (automatic)
     tags: tuple[str, ...] = ()
@@ -78,6 +79,7 @@ class Claim:
             "horizon": self.horizon if isinstance(self.horizon, (int, float, str)) or self.horizon is None else "computed",
             "backend": self.backend,
             "rtol": self.rtol,
+            "spacing": self.spacing,
             "tags": list(self.tags),
             "depends_on": list(self.depends_on),
             "node": self.node,

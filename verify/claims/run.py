@@ -111,8 +111,18 @@ def resolve_horizon(horizon: Any, scenario: Scenario, report: Audit) -> float | 
     return min(float(value), MAX_HORIZON)
 
 
-def sample_times(t_end: float, count: int) -> np.ndarray:
-    """``count`` sample times in (0, t_end]: half uniform, half geometric toward t_end = 0 (dense early)."""
+SPACINGS = ("mixed", "log")
+LOG_START = 1e-3  # first sample of the "log" spacing (or t_end / 10 when that is earlier)
+
+
+def sample_times(t_end: float, count: int, spacing: str = "mixed") -> np.ndarray:
+    """``count`` sample times in (0, t_end]. "mixed": half uniform, half geometric toward t_end = 0 (dense
+    early); "log": geometric from min(LOG_START, t_end / 10) to t_end (the same count per decade, for the
+    asymptotic trend tests of long horizons)."""
+    if spacing not in SPACINGS:
+        raise InputError(f"unknown sample spacing {spacing!r}; choose one of {', '.join(SPACINGS)}")
+    if spacing == "log":
+        return np.geomspace(min(LOG_START, t_end / 10.0), t_end, max(2, count))
     half = max(2, count // 2)
     uniform = np.linspace(t_end / half, t_end, half)
     geometric = t_end * np.geomspace(1e-4, 1.0, half)
@@ -120,7 +130,8 @@ def sample_times(t_end: float, count: int) -> np.ndarray:
 
 
 def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: int = 64, backend: str = "events",
-            form: str | None = None, dps: int = 30, papers: tuple[str, ...] | None = None) -> Run:
+            form: str | None = None, dps: int = 30, papers: tuple[str, ...] | None = None,
+            spacing: str = "mixed") -> Run:
     """Audit the scenario (with the hooks of ``papers``; None: every installed paper), resolve the horizon
     and simulate (balanced inits in log-eps form).
 
@@ -134,7 +145,7 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     t_end = resolve_horizon(horizon, scenario, report)
     if t_end is None:
         return Run(scenario, report, field, None, None if horizon is None else math.nan)
-    times = sample_times(t_end, samples)
+    times = sample_times(t_end, samples, spacing)
     options: dict[str, Any] = {"dps": dps} if backend == "mp" else {"rtol": rtol}
     if init.balanced:
         traj = simulate(ds, init.W0, init.v0, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,

@@ -154,7 +154,7 @@ def example_error(run64: Run, runmp: Run, rtol: float) -> float:
 
 
 def _rerun(claim: Claim, scenario: Scenario, backend: str) -> Run:
-    return execute(scenario, claim.horizon, rtol=claim.rtol, samples=claim.samples, backend=backend,
+    return execute(scenario, claim.horizon, rtol=claim.rtol, samples=claim.samples, spacing=claim.spacing, backend=backend,
                    form=claim.form, dps=CROSS_DPS, papers=audit_papers(claim))
 
 
