@@ -129,7 +129,8 @@ def test_engine_bookkeeping_kernels_match_numpy():
     armed = RNG.random((n, h)) < 0.3
     expect = armed.copy()
     off = ~armed
-    expect[off] = (side[off] != 0) & (side[off] * P[off] > (SURFACE_TOL * xnorm[:, None] * vnorm[None, :])[off])
+    P_true = X @ V.T  # rearm recomputes <x_i, v_j> from X and V (not the doctored P[2, 3])
+    expect[off] = (side[off] != 0) & (side[off] * P_true[off] > (SURFACE_TOL * xnorm[:, None] * vnorm[None, :])[off])
     engine_jit.rearm(armed, side, X, V, xnorm, SURFACE_TOL)
     np.testing.assert_array_equal(armed, expect)
 

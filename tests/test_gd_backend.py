@@ -20,7 +20,7 @@ def summed_loss(field: NetworkField, W: np.ndarray, v: np.ndarray) -> float:
     return field.loss.total(field.y, field.outputs(W, v))
 
 
-@pytest.mark.parametrize("loss", ["exp", "logistic", "logistic2", "square"])
+@pytest.mark.parametrize("loss", ["exp", "logistic", "logistic2", "square", "poly"])
 @pytest.mark.parametrize("alpha", [0.0, 0.2])
 def test_one_step_is_minus_lr_times_finite_difference_gradient(loss, alpha):
     X, y, W0, v0 = random_problem(0)

@@ -20,6 +20,9 @@ def _reference(name: str, z: float):
         if name == "logistic":
             w = 1 / (1 + mp.exp(z))
             return mp.log1p(mp.exp(-z)), w, w - 1
+        if name == "poly":
+            s = mp.sqrt(1 + z * z)
+            return s - z, 1 - z / s, -z / s
         return (1 - z) ** 2 / 2, 1 - z, -z
 
 

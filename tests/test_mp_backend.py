@@ -449,7 +449,7 @@ def test_small_init_terms_at_theorem_scale_and_against_float64():
     assert float(mod["max_w2"]) == pytest.approx(w2.max(), rel=1e-12)
 
 
-@pytest.mark.parametrize("loss,alpha", [("exp", 0.2), ("logistic2", 0.0), ("logistic", 0.1), ("square", 0.0)])
+@pytest.mark.parametrize("loss,alpha", [("exp", 0.2), ("logistic2", 0.0), ("logistic", 0.1), ("square", 0.0), ("poly", 0.15)])
 def test_losses_and_leaky_slopes_agree_with_float64_and_polar(loss, alpha):
     field = NetworkField(toy4_field().X, toy4_field().y, loss, alpha)
     ang = np.array([1.2, 2.0, -1.9, 0.4 + np.pi])

@@ -9,7 +9,7 @@ therefore moves toward few points, few neurons, low dimension, seed 0 and round 
 
     scenario(data="orthogonally_separable" | "linearly_separable" | "symmetric" | "any",
              init="balanced" | "unbalanced" | "dominated", n=(lo, hi), d=(lo, hi),
-             h=(lo, hi), eps=(lo, hi), loss="exp" | "logistic" | "logistic2" | "square",
+             h=(lo, hi), eps=(lo, hi), loss="exp" | "logistic" | "logistic2" | "square" | "poly",
              alpha=0.0)
 """
 

@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--t-end", required=True, type=float, metavar="T", help="final time (> 0)")
     p.add_argument("--out", required=True, metavar="OUT", help="where to write the trajectory (.npz; .json with decimal strings for --backend mp)")
     p.add_argument("--backend", default="events", help="events (default; exact event-driven GF), gd, limit, mp (mpmath, --dps digits)")
-    p.add_argument("--loss", default="exp", help="exp (default), logistic, logistic2, square")
+    p.add_argument("--loss", default="exp", help="exp (default), logistic, logistic2, square, poly (sqrt(1 + m^2) - m)")
     p.add_argument("--alpha", type=float, default=0.0, help="leaky-ReLU slope in [0, 1] (default 0)")
     p.add_argument("--rtol", type=float, default=1e-10, help="relative tolerance of the events backend (default 1e-10)")
     p.add_argument("--lr", type=float, default=None, help="step size (backend gd only)")

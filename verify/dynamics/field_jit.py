@@ -4,15 +4,18 @@ The same formulas as :meth:`forms.CartesianForm.rhs_numpy` / :meth:`forms.PolarF
 (the reference, compared in the tests) in one call, which halves the cost of an evaluation
 on the small matrices of this problem (numpy's per-call overhead dominated). Data weights
 g_i = y_i w(y_i f_i) with w(m) = e^-m (exp), expit(-m) (logistic), 2 expit(-m) (logistic2),
-1 - m (square); expit evaluated without overflow on either side.
+1 - m (square), 1 - m / sqrt(1 + m^2) (poly); expit evaluated without overflow on either side,
+the poly weight without cancellation or overflow (the formulas of :mod:`verify.model.losses`).
 """
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
-LOSS_CODES = {"exp": 0, "logistic": 1, "logistic2": 2, "square": 3}
+LOSS_CODES = {"exp": 0, "logistic": 1, "logistic2": 2, "square": 3, "poly": 4}
 
 
 @numba.njit(cache=True)
@@ -22,6 +25,18 @@ def _expit_neg(m: float) -> float:
         e = np.exp(-m)
         return e / (1.0 + e)
     return 1.0 / (1.0 + np.exp(m))
+
+
+@numba.njit(cache=True)
+def _poly_weight(m: float) -> float:
+    """1 - m / sqrt(1 + m^2): (1/s)^2 / (1 + |m|/s) for m >= 0 (= 1 / (s (s + m))), 1 + |m|/s for m < 0."""
+    a = abs(m)
+    s = math.hypot(1.0, a)
+    r = 1.0 if math.isinf(a) else a / s
+    if m >= 0.0:
+        inv = 1.0 / s
+        return inv * inv / (1.0 + r)
+    return 1.0 + r
 
 
 @numba.njit(cache=True)
@@ -36,6 +51,8 @@ def loss_weights(y: np.ndarray, f: np.ndarray, loss: int) -> np.ndarray:
             w = _expit_neg(m)
         elif loss == 2:
             w = 2.0 * _expit_neg(m)
+        elif loss == 4:
+            w = _poly_weight(m)
         else:
             w = 1.0 - m
         g[i] = y[i] * w

@@ -23,6 +23,11 @@ Threshold derivation (y_i in {-1, +1}, margin z_i = y_i f_i, |z_i| = |f_i|):
               exactly, so g = 2 y 0.5 = y exactly.
 - logistic:   g = y expit(-z) = y 0.5 = y/2 exactly (the same double as at z = 0).
 - square:     g = y (1 - z); 1 - z == 1.0 for |z| < 2^-54 (round to nearest), so g = y.
+- poly:       g = y (1 - z/s), s = hypot(1, |z|), evaluated as (1/s)^2 / (1 + |z|/s) for z >= 0
+              and 1 + |z|/s for z < 0. The true s is within 2^-121 of 1 for |z| <= 2^-60 while
+              its upper neighbour 1 + 2^-52 is 1 ulp away, so any hypot with error < 0.99 ulp
+              returns 1.0; then |z|/s = |z|, 1 + |z| == 1.0 (round to nearest), and the weight is
+              1.0 / 1.0 or 1.0: g = y exactly.
 
 So |f_i| <= F_SAFE = 2^-60 for all i suffices for every loss, with a 2^6 margin over the
 2^-54 rounding boundary. The computed float64 outputs obey

@@ -1,7 +1,7 @@
 """Closed-form eps -> 0 limit of the alignment phase of a balanced small initialisation.
 
 As eps -> 0 the outputs vanish, f = 0, so the data weights are the constants
-g_i = -l'(y_i, 0) (y_i for exp, logistic2 and square; y_i/2 for the plain logistic, whose
+g_i = -l'(y_i, 0) (y_i for exp, logistic2, square and poly; y_i/2 for the plain logistic, whose
 limit time therefore runs twice as slowly). Each neuron j = (r_j, u_j) moves on its own:
 
     u_j' = s_j P_u x_a(u_j),   r_j' = s_j <u_j, x_a(u_j)>,   x_a(u) = sum_i sigma'(<x_i,u>) g_i x_i,

@@ -137,7 +137,7 @@ def _v_sign_flipped() -> contextlib.AbstractContextManager:
         Wdot, vdot = cartesian(self, W, v, S)
         return Wdot, -vdot
 
-    stack = _numpy_path("exp", "logistic", "logistic2", "square")
+    stack = _numpy_path("exp", "logistic", "logistic2", "square", "poly")
     stack.enter_context(_patched((forms.CartesianForm, "rhs_numpy", flipped_rhs),
                                  (fieldmod.NetworkField, "cartesian", flipped_field)))
     return stack

@@ -1,11 +1,18 @@
 """Per-sample losses l(y, yhat) and their data weights g = -dl/dyhat, computed stably.
 
-All four losses depend on the margin z = y * yhat (y in {-1, +1}):
+All five losses depend on the margin z = y * yhat (y in {-1, +1}):
 
 - ``exp``:        l = exp(-z),                g = y exp(-z)
 - ``logistic2``:  l = 2 log(1 + exp(-z)),     g = 2 y / (1 + exp(z))   (g(0) = y)
 - ``logistic``:   l = log(1 + exp(-z)),       g = y / (1 + exp(z))     (g(0) = y/2)
 - ``square``:     l = (1/2)(y - yhat)^2,      g = y - yhat
+- ``poly``:       l = sqrt(1 + z^2) - z,      g = y (1 - z / sqrt(1 + z^2))   (g(0) = y)
+
+``poly`` is the polynomial-tailed loss of claim sheet 000 (PC7): l' bounded and Lipschitz,
+-y l' > 0, but g / y ~ 1 / (2 z^2) as z -> inf (no exponential tail). With s = hypot(1, z)
+(no overflow of z^2) and a = |z|: l = exp(-asinh z), so log l = -asinh z for every z;
+for z >= 0, l = 1 / (s + z) and g / y = 1 / (s (s + z)) = (1/s)^2 / (1 + z/s) (no cancellation,
+no overflow); for z < 0, l = s + a and g / y = 1 + a/s (sums of positive terms); (g - y)/y = -z/s.
 
 ``g_minus_y`` returns g - y without cancellation (expm1 / tanh), which is what the
 small-initialisation lemmas measure when yhat is of order eps^2. ``log_value`` is the log of
@@ -39,6 +46,37 @@ def _log_softplus(t: np.ndarray) -> np.ndarray:
     out[small] = ts + np.log1p(-0.5 * np.exp(ts))
     out[~small] = np.log(_softplus(t[~small]))
     return out
+
+
+def _poly_parts(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(z, a = |z|, r = |z| / sqrt(1 + z^2)) as float arrays; r in [0, 1], r = 1 at |z| = inf."""
+    z = np.asarray(z, dtype=float)
+    a = np.abs(z)
+    s = np.hypot(1.0, a)
+    with np.errstate(invalid="ignore"):
+        r = np.where(np.isinf(a), 1.0, a / s)
+    return z, a, r
+
+
+def _poly_value(z: np.ndarray) -> np.ndarray:
+    """sqrt(1 + z^2) - z: 1 / (s + z) for z >= 0 (halved sum: no overflow), s + |z| for z < 0."""
+    z, a, _r = _poly_parts(z)
+    s = np.hypot(1.0, a)
+    with np.errstate(over="ignore"):
+        return np.where(z >= 0.0, 0.5 / (0.5 * s + 0.5 * a), s + a)
+
+
+def _poly_weight(z: np.ndarray) -> np.ndarray:
+    """1 - z / sqrt(1 + z^2): (1/s)^2 / (1 + z/s) for z >= 0 (= 1 / (s (s + z))), 1 + |z|/s for z < 0."""
+    z, a, r = _poly_parts(z)
+    inv = 1.0 / np.hypot(1.0, a)
+    return np.where(z >= 0.0, inv * inv / (1.0 + r), 1.0 + r)
+
+
+def _poly_weight_minus_one(z: np.ndarray) -> np.ndarray:
+    """-z / sqrt(1 + z^2)."""
+    z, _a, r = _poly_parts(z)
+    return -np.copysign(r, z)
 
 
 @dataclass(frozen=True)
@@ -112,11 +150,19 @@ SQUARE = Loss(
     _log_value=lambda z: np.log(0.5) + 2.0 * np.log(np.abs(1.0 - np.asarray(z, dtype=float))),
 )
 
-LOSSES: dict[str, Loss] = {loss.name: loss for loss in (EXP, LOGISTIC2, LOGISTIC, SQUARE)}
+POLY = Loss(
+    name="poly",
+    _value=_poly_value,
+    _weight=_poly_weight,
+    _weight_minus_one=_poly_weight_minus_one,
+    _log_value=lambda z: -np.arcsinh(np.asarray(z, dtype=float)),
+)
+
+LOSSES: dict[str, Loss] = {loss.name: loss for loss in (EXP, LOGISTIC2, LOGISTIC, SQUARE, POLY)}
 
 
 def get_loss(name: str | Loss) -> Loss:
-    """Look a loss up by name ("exp", "logistic", "logistic2", "square")."""
+    """Look a loss up by name ("exp", "logistic", "logistic2", "square", "poly")."""
     if isinstance(name, Loss):
         return name
     try:

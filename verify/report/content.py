@@ -138,7 +138,7 @@ def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
         f"ReLU subgradient fixed at sigma'(0) = {fmt(st.get('sigma_prime_at_zero', 0.0))}: the engine computes the "
         "Caratheodory solution of the ODE with 1{z > 0} and freezes neurons with no active data point.",
         "Losses are summed over the data (not averaged); 'logistic2' is 2 log(1 + e^{-y yhat}), "
-        "'logistic' log(1 + e^{-y yhat}).",
+        "'logistic' log(1 + e^{-y yhat}), 'poly' sqrt(1 + (y yhat)^2) - y yhat.",
         "UNKNOWN is never a pass; vacuous examples (hypotheses false) are never evidence.",
     ]
     return {"backends": backends, "tolerances": tol, "conventions": conventions, "assumed": assumed}

@@ -23,7 +23,7 @@ import numpy as np
 from verify.dynamics.field import NetworkField
 from verify.dynamics.mp import num
 from verify.dynamics.mp.num import dot, mpfr
-from verify.dynamics.mp.series import F64, Dense, Grouped, Recurrence, mp_arith
+from verify.dynamics.mp.series import F64, Dense, Grouped, Recurrence, mp_arith, poly_weight
 from verify.errors import NumericalError
 
 
@@ -68,6 +68,8 @@ def g_value(name: str, y, f):
         return y * num.vexp(-y * f)
     if name == "square":
         return y - f
+    if name == "poly":
+        return y * poly_weight(y * f)
     w = 1 / (1 + num.vexp(y * f))
     return (2 * y if name == "logistic2" else y) * w
 

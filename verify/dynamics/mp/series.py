@@ -24,6 +24,14 @@ Loss g_i = -l'(y_i, f_i):
     logistic:  a = y f, e = exp(a), q = 1/(1 + e), g = y q  (2 y q for logistic2;
                q_k = -q_0 sum_{m=1}^k e_m q_{k-m})
     square:    g = y - f
+    poly:      z = y f, q = 1 - z / sqrt(1 + z^2), g = y q. With s0 = sqrt(1 + z_0^2) (hypot),
+               zeta = z / s0, c~ = (1 + z^2) / s0^2 (c~_0 = 1, c~_k = sum_{j=0}^k zeta_j zeta_{k-j}),
+               u~ = c~^(-3/2) (u~_0 = 1, u~_k = (1/k) sum_{j=1}^k (-j/2 - k) c~_j u~_{k-j}), and
+               dq/dz = -(1 + z^2)^(-3/2), i.e. q' = -s0^-2 zeta' u~:
+               q_0 = (1/s0)^2 / (1 + |z_0|/s0) (z_0 >= 0) or 1 + |z_0|/s0 (z_0 < 0),
+               q_k = -(s0^-2 / k) sum_{j=1}^k j zeta_j u~_{k-j}.
+               No coefficient is formed as 1 - z/s (which cancels for large z, q ~ 1/(2 z^2)), and
+               nothing of size z^2 appears (float64 coefficients do not overflow for |z| > 1e154).
 Filippov sliding neuron j (rows R on their surfaces): the products y_R = c_R g_R solve
 K_RR y_R = -sum_{l not in R} SG_lj K_lR, linear in g, so y_k = Kinv_RR b_k order by order.
 """
@@ -33,18 +41,21 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
+import gmpy2
 import numpy as np
 
 from verify.dynamics.mp import num
 
-LOSSES = ("exp", "logistic2", "logistic", "square")
+LOSSES = ("exp", "logistic2", "logistic", "square", "poly")
+
+_vhypot = np.frompyfunc(gmpy2.hypot, 2, 1)
 
 
 class Arith:
-    """The number type of one recurrence: vectorised exp, scalar constructor, dtype."""
+    """The number type of one recurrence: vectorised exp and hypot, scalar constructor, dtype."""
 
-    def __init__(self, exp: Callable, scalar: Callable, dtype: Any) -> None:
-        self.exp, self.scalar, self.dtype = exp, scalar, dtype
+    def __init__(self, exp: Callable, scalar: Callable, dtype: Any, hypot: Callable) -> None:
+        self.exp, self.scalar, self.dtype, self.hypot = exp, scalar, dtype, hypot
 
     def empty(self, shape: tuple) -> np.ndarray:
         """Zeros of this number type."""
@@ -53,12 +64,33 @@ class Arith:
         return out
 
 
-F64 = Arith(np.exp, float, np.float64)
+F64 = Arith(np.exp, float, np.float64, np.hypot)
 
 
 def mp_arith() -> Arith:
     """mpfr arithmetic at the current gmpy2 context precision."""
-    return Arith(num.vexp, num.mpfr, object)
+    return Arith(num.vexp, num.mpfr, object, _vhypot)
+
+
+def _poly_start(ar: Arith, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(1/s0, q_0) for the poly loss at margins z0: s0 = hypot(1, |z0|), q_0 = 1 - z0/s0 without
+    cancellation ((1/s0)^2 / (1 + |z0|/s0) for z0 >= 0, 1 + |z0|/s0 for z0 < 0)."""
+    a = np.abs(z0)
+    inv = 1 / ar.hypot(ar.scalar(1), a)
+    r = a * inv
+    if ar.dtype is object:
+        r = np.array([ar.scalar(1) if not gmpy2.is_finite(x) else x for x in r], dtype=object).reshape(r.shape)
+        pos = np.array([x >= 0 for x in z0.ravel()], dtype=bool).reshape(z0.shape)
+    else:
+        r = np.where(np.isinf(a), 1.0, r)
+        pos = z0 >= 0
+    return inv, np.where(pos, inv * inv / (1 + r), 1 + r)
+
+
+def poly_weight(z: np.ndarray) -> np.ndarray:
+    """q = 1 - z / sqrt(1 + z^2) elementwise on an object array of mpfr (stable form)."""
+    z = np.asarray(z, dtype=object)
+    return _poly_start(mp_arith(), z)[1]
 
 
 class Dense:
@@ -133,7 +165,9 @@ class Recurrence:
         self.f = ar.empty((cap, n))
         self.aux = ar.empty((cap, n))  # exponent series a of the loss
         self.ex = ar.empty((cap, n))  # exp(a)
-        self.q = ar.empty((cap, n))  # 1/(1 + exp(a))
+        self.q = ar.empty((cap, n))  # 1/(1 + exp(a)); poly: 1 - z/sqrt(1 + z^2)
+        self.cc = ar.empty((cap, n)) if loss == "poly" else None  # poly: (1 + z^2) / s0^2
+        self.pinv = None  # poly: 1 / s0 = 1 / sqrt(1 + z_0^2), set at order 0
         self.E = ar.empty((cap, m)) if form == "polar" else None
         self.rho = ar.empty((cap, m)) if form == "polar" else None
         self.ys = {j: [] for j in slide}
@@ -184,6 +218,9 @@ class Recurrence:
         if self.loss == "square":
             self.g[k] = (y - f[0]) if k == 0 else -f[k]
             return
+        if self.loss == "poly":
+            self._poly_order(k)
+            return
         a, ex = self.aux, self.ex
         a[k] = -y * f[k] if self.loss == "exp" else y * f[k]
         if k == 0:
@@ -200,11 +237,29 @@ class Recurrence:
             q[k] = -q[0] * (ex[1 : k + 1] * q[k - 1 :: -1]).sum(0)
         self.g[k] = (2 * y if self.loss == "logistic2" else y) * q[k]
 
+    def _poly_order(self, k: int) -> None:
+        """Order k of g for the poly loss (module docstring): aux = zeta = z/s0, cc = c~, ex = u~, q."""
+        y = self.y
+        zeta, cc, u, q = self.aux, self.cc, self.ex, self.q
+        if k == 0:
+            z0 = y * self.f[0]
+            self.pinv, q[0] = _poly_start(self.ar, z0)
+            zeta[0] = z0 * self.pinv
+            cc[0] = self.ar.empty(z0.shape) + 1
+            u[0] = self.ar.empty(z0.shape) + 1
+        else:
+            zeta[k] = y * self.f[k] * self.pinv
+            cc[k] = (zeta[: k + 1] * zeta[k::-1]).sum(0)
+            js = self.ks[1 : k + 1, None]
+            u[k] = -((js + 2 * k) * cc[1 : k + 1] * u[k - 1 :: -1]).sum(0) / (2 * k)  # integer weights: exact in mpfr
+            q[k] = -(self.pinv * self.pinv) * (js * zeta[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
+        self.g[k] = y * q[k]
+
     def floats(self) -> "Recurrence":
         """A float64 copy of the coefficients computed so far (for screening and step control)."""
         out = copy.copy(self)
         out.ar = F64
-        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "E", "rho"):
+        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "cc", "pinv", "E", "rho"):
             arr = getattr(self, name)
             if arr is not None:
                 setattr(out, name, arr.astype(float))
