@@ -9,6 +9,7 @@ from properties.phuong_lampert2021 import CLAIMS
 from properties.phuong_lampert2021.audit import quantities
 from properties.phuong_lampert2021.blueprint import BLUEPRINT
 from properties.phuong_lampert2021.datasets import DATASETS
+from properties.phuong_lampert2021.experiments import EXPERIMENTS
 
 ERRATA = (
     Erratum("1", "Lemma A.4: |d a_j^2/dt| <= n B V a_j^2 is missing a factor 2 (2 n B V); harmless for sign preservation.",
@@ -35,4 +36,5 @@ PAPER = Paper(
     datasets=DATASETS,
     blueprint=BLUEPRINT,
     errata=ERRATA,
+    experiments=EXPERIMENTS,
 )

@@ -27,7 +27,7 @@ FIXTURE_DIRECTIONS = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (-1.0, -1.0, -1.0), (1.
 FIXTURE_SIGNS = (1.0, 1.0, -1.0, -1.0)
 
 
-def pl_scenario(ds: Dataset, directions: Any, signs: Sequence[float], lam: float, *, loss: str = CE, alpha: float = 0.0,
+def pl_scenario(ds: Dataset, directions: Any, signs: Sequence[float], lam: float, /, *, loss: str = CE, alpha: float = 0.0,
                 **params: Any) -> Scenario:
     """The paper's balanced init: rows ``directions`` normalised, a_j(0) = signs_j * lam."""
     V = np.asarray(directions, dtype=float)
@@ -43,7 +43,7 @@ def fixture_scenario(lam: float = 1e-3, loss: str = CE) -> Scenario:
     return pl_scenario(d000.fixture(), FIXTURE_DIRECTIONS, FIXTURE_SIGNS, lam, loss=loss, construction="sheet 000 section 7")
 
 
-def gaussian_init(ds: Dataset, p: int, lam: float, seed: int, signs: str = "random", *, loss: str = CE,
+def gaussian_init(ds: Dataset, p: int, lam: float, seed: int, signs: str = "random", /, *, loss: str = CE,
                   alpha: float = 0.0, **params: Any) -> Scenario:
     """v_j ~ N(0, I_d) i.i.d. (H-RAND), a_j(0) = +-lam: random fair signs, or all "positive" / "negative" (PC5)."""
     rng = np.random.default_rng(seed)
@@ -54,7 +54,7 @@ def gaussian_init(ds: Dataset, p: int, lam: float, seed: int, signs: str = "rand
         s = np.full(p, 1.0 if signs == "positive" else -1.0)
     else:
         raise ValueError(f"signs must be 'random', 'positive' or 'negative', got {signs!r}")
-    return pl_scenario(ds, V, s, lam, loss=loss, alpha=alpha, init_seed=seed, signs=signs, **params)
+    return pl_scenario(ds, V, s, lam, loss=loss, alpha=alpha, init_seed=seed, sign_rule=signs, **params)
 
 
 @st.composite
