@@ -43,8 +43,16 @@ def test_disagreement_is_failed_with_both_values() -> None:
     assert result.cross_check["max_disagreement"] > result.cross_check["error"]
 
 
-def test_horizon_beyond_the_cap_is_not_rerun() -> None:
-    result = search(_claim(id="xc-long", horizon=2 * xc.MAX_HORIZON), budget=2, seed=0)
+def test_long_horizon_is_rerun_in_log_time() -> None:
+    result = search(_claim(id="xc-long", horizon=1e8), budget=2, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    assert result.cross_check["runs"] == 2 and not result.cross_check.get("skipped")
+    assert result.cross_check["max_disagreement"] <= result.cross_check["error"]
+
+
+def test_steps_beyond_the_cap_are_not_rerun(monkeypatch) -> None:
+    monkeypatch.setattr(xc, "MAX_STEPS", 0)
+    result = search(_claim(id="xc-steps"), budget=2, seed=0)
     assert result.verdict == Verdict.HOLDS
     assert result.cross_check["runs"] == 0
     assert all("cost cap" in why for why in result.cross_check["skipped"])

@@ -485,3 +485,42 @@ def test_no_assumption1_sliding_case_p1b_matches_float64():
     assert abs(float(mp.events[0].t) - f64.events[0].t) < 1e-10
     assert np.max(np.abs(np.array(mp.W.tolist(), dtype=float) - f64.W)) < 1e-12
     assert mp.stats["rerun_events_match"] and mp.error_estimate < 1e-22
+
+
+@pytest.mark.filterwarnings("error")
+def test_long_horizon_steps_do_not_overflow_the_step_polynomials():
+    """Late steps of a long run are ~1e9 long at order ~30: the step polynomials' terms c_k h^k are formed in mpfr
+    and normalised, the screening's by exact power-of-two scaling (h^k alone overflows a float: this run used to warn and
+    then raise OverflowError between t = 1e8 and 1e10 at 30 digits)."""
+    import verify
+
+    X = np.array([[1, .1, .1], [.1, 1, .1], [.1, .1, 1], [3, .5, .2], [-1, -.2, -.1], [-.3, -1, -.2], [-.1, -.4, -1],
+                  [-.5, -2, -.5], [-.2, -1.5, -2.5]])
+    y = np.array([1.0] * 4 + [-1.0] * 5)
+    V = np.array([[1.0, 0, 0], [0, -1.0, 0], [-1.0, -1, -1], [1.0, -1, 0]])
+    W0 = 1e-3 * V / np.linalg.norm(V, axis=1)[:, None]
+    v0 = 1e-3 * np.array([1.0, 1.0, -1.0, -1.0])
+    ds = verify.Dataset(X, y)
+    mp_run = verify.simulate(ds, W0, v0, 1e10, loss="poly", backend="mp", dps=30, times=[1e10])
+    f64 = verify.simulate(ds, W0, v0, 1e10, loss="poly", times=[1e10], rtol=1e-11)
+    W = np.array(mp_run.W[-1], dtype=float)
+    rel = np.linalg.norm(W - f64.W[-1], axis=1) / np.linalg.norm(f64.W[-1], axis=1)
+    assert rel.max() < 1e-6
+
+
+def test_polar_step_cap_counts_only_the_rows_a_neuron_sees():
+    """Two positive neurons, so no neuron fits the negatives (|g_i| = 1/2 forever). Before the cap counted only a
+    neuron's own rows it held the steps near 1.3 time units (~8,000 steps to t = 1e4); now they grow like the
+    float64 engine's."""
+    import verify
+
+    X = np.array([[1, .1, .1], [.1, 1, .1], [.1, .1, 1], [-1, -.2, -.1], [-.3, -1, -.2], [-.1, -.4, -1]])
+    y = np.array([1.0] * 3 + [-1.0] * 3)
+    W0 = np.array([[1.0, 0.0, 0.0], [0.0, 0.6, 0.8]])
+    v0 = np.array([1.0, 1.0])
+    ds = verify.Dataset(X, y)
+    mp_run = verify.simulate(ds, W0, v0, 1e4, loss="logistic", backend="mp", dps=16, log_eps=math.log(1e-3), times=[1e4])
+    f64 = verify.simulate(ds, W0, v0, 1e4, loss="logistic", log_eps=math.log(1e-3), times=[1e4], rtol=1e-11)
+    assert mp_run.stats["steps"] < 1000
+    W = np.array(mp_run.W[-1], dtype=float)
+    assert np.max(np.linalg.norm(W - f64.W[-1], axis=1) / np.linalg.norm(f64.W[-1], axis=1)) < 1e-6

@@ -22,9 +22,11 @@ p_ikj = <x_i, w_j(t_k)> / (||x_i|| scale_j) (u_j in polar form) must agree where
 A disagreement beyond e, or a sign mismatch, is an engine inconsistency: the search reports
 FAILED with both values.
 
-Cost cap: an example whose horizon exceeds ``MAX_HORIZON`` or whose float64 run took more than
-``MAX_STEPS`` accepted steps (the mp run's cost grows with both) is not rerun; the skipped reason
-is recorded (``runs`` counts only the examples compared).
+Cost cap: an example whose float64 run took more than ``MAX_STEPS`` accepted steps is not rerun (the
+mp run's cost grows with its steps, and its adaptive Taylor steps grow with the state as the float64
+engine's do: the seed-000 fixture to t = 1e12 takes 124 float64 and 210 mp steps, 0.9 s); the skipped
+reason is recorded (``runs`` counts only the examples compared). The horizon alone is no cost: long
+horizons run in log time.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ from verify.scenarios import Scenario
 CROSS_DPS = 16
 SAMPLED = 1  # examples rerun besides the worst one
 SAFETY = 1000.0
-MAX_HORIZON = 1e3
 MAX_STEPS = 1000
 
 
@@ -176,9 +177,8 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
             result.skipped.append(f"{label}: horizon undefined")
             continue
         steps = int(traj.stats.get("steps", 0))
-        if run64.horizon > MAX_HORIZON or steps > MAX_STEPS:
-            result.skipped.append(f"{label}: beyond the mp cost cap (horizon {run64.horizon:.3g} > {MAX_HORIZON:g} or "
-                                  f"{steps} float64 steps > {MAX_STEPS})")
+        if steps > MAX_STEPS:
+            result.skipped.append(f"{label}: beyond the mp cost cap ({steps} float64 steps > {MAX_STEPS})")
             continue
         try:
             runmp = _rerun(claim, scenario, "mp")

@@ -49,6 +49,24 @@ NEAR_F64 = 1e-9  # float64 prefilter of pairs near their surface (relative to ||
 EST_MARGIN = 1e-6  # step = (1 + EST_MARGIN) x the float64 estimate of the first event
 
 
+
+def _times_powers(A: np.ndarray, h: float) -> np.ndarray:
+    """A[k] h^k (rows k = 0, 1, ...) in float64. A long step at high order (h ~ 1e10, k ~ 40) makes h^k overflow
+    although the products are small; then h = m 2^e (frexp) and A[k] h^k = ldexp(A[k] m^k, e k), exact scaling."""
+    k = np.arange(A.shape[0], dtype=float)[:, None]
+    with np.errstate(all="ignore"):
+        if h <= 0.0 or A.shape[0] * math.log2(h) < 1000.0:
+            return A * h**k
+        m, e = math.frexp(h)
+        return np.ldexp(A * m**k, (e * k).astype(int))
+
+
+def _normalised(poly: list) -> np.ndarray:
+    """Float64 coefficients of ``poly`` divided by the largest magnitude (same signs and roots): the terms c_k h^k
+    are formed in mpfr, where h^k of a long step (h ~ 1e10, k ~ 30) is finite, and would overflow as floats."""
+    top = max((abs(c) for c in poly), default=0)
+    return np.array([float(c / top) if top else 0.0 for c in poly], dtype=float)
+
 class _Step:
     """The series of one step: mpfr orders 0..K-1 and float64 orders 0..N of the scaled state."""
 
@@ -123,21 +141,13 @@ class _Pairs:
     def __init__(self, Pf: np.ndarray, I: np.ndarray, J: np.ndarray, sd: np.ndarray, Q: np.ndarray, C: np.ndarray) -> None:
         self.Pf, self.I, self.J, self.sd, self.Q, self.C = Pf, I, J, sd, Q, C
 
-    def _powers(self, h: float) -> np.ndarray:
-        with np.errstate(under="ignore"):
-            return h ** np.arange(self.Q.shape[0], dtype=float)[:, None]
-
     def screen(self, h: float, among: np.ndarray) -> np.ndarray:
         """The pairs of ``among`` that may cross on [0, h]."""
-        hp = self._powers(h)
-        with np.errstate(all="ignore"):
-            may = screen.may_cross(self.Q[:, among] * hp, self.C[:, among] * hp)
-        return among[may]
+        return among[screen.may_cross(_times_powers(self.Q[:, among], h), _times_powers(self.C[:, among], h))]
 
     def first_root(self, h: float, among: np.ndarray) -> float:
         """Float64 estimate of the first root of the pairs ``among`` on [0, h] (in units of h; 1 if none seen)."""
-        with np.errstate(all="ignore"):
-            return screen.first_negative(self.Q[:, among] * self._powers(h))
+        return screen.first_negative(_times_powers(self.Q[:, among], h))
 
 
 class Engine:
@@ -331,28 +341,34 @@ class Engine:
             a = coefficient_sizes(rec_f.A[: n + 1], rec_f.b[: n + 1], scale)
         else:
             a = coefficient_sizes(rec_m.A, rec_m.b, num.vec(scale))
-        h_max = min(step_size(a, self.tol), remaining, self.polar_cap(rec_f))
+        h_max = min(step_size(a, self.tol), remaining, self.polar_cap(rec_f, cols))
         st0 = _Step(cols, e, rec_m, rec_f, mixed, scale)
         pre = self.pairs_f(st0, a)
         keep = pre.screen(float(h_max), np.arange(len(pre.I)))
         xs = [pre.first_root(float(h_max), keep)]
-        for _i, _j, poly in self.slide_polys(st0, [float(h_max) ** q for q in range(n + 1)], exact=False):
-            xs.append(screen.first_negative(np.array(poly, dtype=float)[:, None]))
+        if rec_f.slide:
+            for _i, _j, poly in self.slide_polys(st0, [mpfr(h_max) ** q for q in range(n + 1)], exact=False):
+                xs.append(screen.first_negative(_normalised(poly)[:, None]))
         return st0, a, h_max, pre, keep, min(xs)
 
-    def polar_cap(self, rec_f: Recurrence) -> "mpfr":
+    def polar_cap(self, rec_f: Recurrence, cols: np.ndarray) -> "mpfr":
         """Polar form: the longest step on which the tail test can be trusted for E_j = exp(2 r_j).
 
         The tail test assumes the terms beyond order N decay; for E_j = e^{2 r_j} along r_j ~ r_j0 + R t they
         are e^{2 r_j0} (2 R h)^k / k!, which decay beyond N only if 2 R h <= (N + 1) / e. While E_j is tiny
         (theorem-scale eps) the whole remainder, at most e^{2 r_j0 + 2 R h}, stays below tol as long as
-        2 (r_j0 + R h) <= ln tol, so a neuron may step freely until then. R = max(|r_j'|, sum_i |g_i| ||x_i||)
-        bounds |r_j'| at the step start (||G_j|| <= sum_i |g_i| ||x_i||). Without this cap one step could
-        run through the end of the alignment phase, where E_j becomes O(1), with a tiny tail estimate.
-        Cartesian form: no cap (inf)."""
+        2 (r_j0 + R h) <= ln tol, so a neuron may step freely until then. R_j = max(|r_j'|, sum_i |S_ij| |g_i| ||x_i||)
+        bounds |r_j'| at the step start (||G_j|| <= sum_i |S_ij| |g_i| ||x_i|| over the slopes S of this mode, every
+        row of a sliding neuron's surface counted with weight 1). Only the rows a neuron sees count: a data point
+        no neuron fits keeps |g_i| = 1/2 forever, and counting it for every neuron held the step at ~1 up to t = 1e12.
+        Without this cap one step could run through the end of the alignment phase, where E_j becomes O(1), with a
+        tiny tail estimate. Cartesian form: no cap (inf)."""
         if self.form != "polar" or rec_f.k < 1:
             return INF
-        bound = float(np.sum(np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f))
+        seen = np.abs(self.mode.S[:, cols].astype(float))
+        for jl, (rows, *_rest) in rec_f.slide.items():
+            seen[rows, jl] = 1.0
+        bound = (np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f) @ seen
         rate = np.maximum(np.abs(rec_f.b[1].astype(float)), bound)
         if not np.all(np.isfinite(rate)) or float(rate.max(initial=0.0)) == 0.0:
             return INF
