@@ -524,3 +524,38 @@ def test_polar_step_cap_counts_only_the_rows_a_neuron_sees():
     assert mp_run.stats["steps"] < 1000
     W = np.array(mp_run.W[-1], dtype=float)
     assert np.max(np.linalg.norm(W - f64.W[-1], axis=1) / np.linalg.norm(f64.W[-1], axis=1)) < 1e-6
+
+
+def test_surface_flags_are_released_after_event_steps():
+    """30 neurons on 3-d data: every mp step used to end in an event, so the on-surface flags of pairs that had left
+    their surfaces were never cleared; the root search then reported crossings of pairs far from their surfaces
+    (431 events against float64's 119), and a projection onto such rows zeroed a direction: NaN from t ~ 1.3, 64 s.
+    Now the run agrees with float64 event for event (2 s)."""
+    from properties.phuong_lampert2021 import datasets as D
+    from properties.phuong_lampert2021 import theorem1 as T
+
+    import verify
+
+    ds = D.span(2, 1, 3, seed=9494)
+    sc = T.gaussian_scenario(ds, 30, 1e-4, 0)
+    times = list(np.geomspace(1e-3, 30.0, 31))
+    mp_run = verify.simulate(ds, sc.init.W0, sc.init.v0, 30.0, loss="logistic", times=times, log_eps=sc.init.log_eps,
+                             backend="mp", dps=16)
+    f64 = verify.simulate(ds, sc.init.W0, sc.init.v0, 30.0, loss="logistic", times=times, log_eps=sc.init.log_eps, rtol=1e-11)
+    assert [(e.i, e.j, e.kind) for e in mp_run.events] == [(e.i, e.j, e.kind) for e in f64.events]
+    assert np.abs(np.array(mp_run.r, dtype=float) - f64.r).max() < 1e-7
+    assert np.abs(np.array(mp_run.U, dtype=float) - f64.U).max() < 1e-7
+
+
+def test_a_non_finite_mp_state_is_a_numerical_error_never_a_result():
+    import verify
+    from verify.simulate import nonfinite_state
+
+    X = np.array([[1.0, 0.0], [0.0, -1.0]])
+    y = np.array([1.0, -1.0])
+    traj = verify.simulate((X, y), np.array([[0.1, 0.2]]), np.array([0.2]), 1.0, backend="mp", dps=20)
+    assert nonfinite_state(traj) is None
+    traj.W[-1, 0, 0] = mpmath.mpf("1e-5000")  # tiny is finite in mp
+    assert nonfinite_state(traj) is None
+    traj.W[-1, 0, 0] = mpmath.mpf("nan")
+    assert "not finite" in nonfinite_state(traj)

@@ -51,6 +51,7 @@ import sys
 import time
 from typing import Any, Callable
 
+import mpmath
 import numpy as np
 
 from verify.data.dataset import Dataset
@@ -385,11 +386,18 @@ def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None) 
                          "init (polar form, backend 'events' or 'limit') or backend 'mp'")
 
 
+_mp_finite = np.frompyfunc(lambda x: bool(mpmath.isfinite(x)), 1, 1)
+
+
 def nonfinite_state(traj: Trajectory) -> str | None:
-    """None when W, v and the balancedness drift are finite (or hold mpmath numbers); else the reason,
-    naming the first sample time and, where exp(r) outgrew float64 (r > ln 1.8e308), the log-norm."""
+    """None when W, v and the balancedness drift are finite (mpmath numbers: finite at any magnitude); else the
+    reason, naming the first sample time and, where exp(r) outgrew float64 (r > ln 1.8e308), the log-norm."""
     if traj.W.dtype == object:
-        return None
+        finite = _mp_finite(traj.W).astype(bool).all(axis=(1, 2)) & _mp_finite(traj.v).astype(bool).all(axis=1)
+        if finite.all():
+            return None
+        k = int(np.flatnonzero(~finite)[0])
+        return f"the state at t = {float(traj.times[k]):.6g} (backend {traj.backend!r}) is not finite"
     finite = np.isfinite(traj.W).all(axis=(1, 2)) & np.isfinite(traj.v).all(axis=1)
     if finite.all() and math.isfinite(traj.balancedness_drift):
         return None

@@ -239,6 +239,9 @@ class Engine:
         w = mpev.project_out(self.A[j].tolist(), self.mf.X, self.mf.K, rows)
         if self.form == "polar":
             nrm = num.sqrt(num.dot(w, w))
+            if not nrm > num.ldexp(1, -num.prec() // 2):
+                raise NumericalError(f"mp backend: projecting neuron {j} onto the surfaces of rows {rows} leaves no "
+                                     "direction (they span its space)")
             w = [c / nrm for c in w]
         self.A[j] = w
 
@@ -368,8 +371,9 @@ class Engine:
         seen = np.abs(self.mode.S[:, cols].astype(float))
         for jl, (rows, *_rest) in rec_f.slide.items():
             seen[rows, jl] = 1.0
-        bound = (np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f) @ seen
-        rate = np.maximum(np.abs(rec_f.b[1].astype(float)), bound)
+        with np.errstate(invalid="ignore", over="ignore"):  # an exploding flow: inf g (caught just below)
+            bound = (np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f) @ seen
+            rate = np.maximum(np.abs(rec_f.b[1].astype(float)), bound)
         if not np.all(np.isfinite(rate)) or float(rate.max(initial=0.0)) == 0.0:
             return INF
         free = np.maximum((0.5 * math.log(float(self.tol)) - rec_f.b[0].astype(float)) / rate, 0.0)
@@ -475,7 +479,11 @@ class Engine:
         pairs = [(i, j) for x, i, j in found if x <= x_star + self.surf]
         return x_star, pairs, [tc for tc in touches if tc[0] < x_star]
 
-    def post_step(self) -> None:
+    def release_surfaces(self) -> None:
+        """Clear the on-surface flag of every pair that has left its surface (side * <x_i, w_j> > tau). Run after
+        every step, an event's too: a flag left standing makes the next root search divide phi by x (phi(0) = 0
+        assumed) and report a crossing of a pair far from its surface (with 30 neurons in d = 3 every step ended in
+        an event, the flags were never cleared, and a projection onto such a row's hyperplane zeroed a direction)."""
         m, mf = self.mode, self.mf
         I, J = np.nonzero(m.onsurf & (m.side != 0))
         if len(I):
@@ -487,6 +495,10 @@ class Engine:
             for i, j, p, tu in zip(I, J, P, tau):
                 if m.side[i, j] * p > tu:
                     m.onsurf[i, j] = False
+
+    def post_step(self) -> None:
+        m = self.mode
+        self.release_surfaces()
         for j, rows in m.sliding.items():
             self.project(j, rows)
         if self.form == "polar":
@@ -556,6 +568,7 @@ class Engine:
                 if null_restarts > MAX_NULL_RESTARTS:
                     raise NumericalError(f"mp backend: no progress past an event at t = {float(t):.12g} (chattering)")
                 self.settle(t, pairs)
+                self.release_surfaces()
                 self.stats["n_restarts"] += 1
             else:
                 t = t_end if last else t + hstep
