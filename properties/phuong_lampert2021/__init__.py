@@ -15,7 +15,8 @@ encoded from claim sheet 000 (``shared/claims/000-phuong-lampert.md``), one modu
 - :mod:`.limits`: Corollary 1 and the limits of the proof (PL-P3-P5, P7-P9, X5, X6).
 
 Data quantities are in :mod:`.audit` (the paper's audit hook), the paper's objects (G, g, m+-, sigma+-,
-extremal directions) in :mod:`.sectors`, datasets and case strategies in :mod:`.datasets`. ``CLAIMS`` is
+extremal directions) in :mod:`.sectors`, datasets and case strategies in :mod:`.datasets`, which engine mutants
+each claim catches in :mod:`.teeth`. ``CLAIMS`` is
 collected from the modules, never listed by hand.
 """
 
@@ -24,10 +25,11 @@ from types import ModuleType
 from verify.claims.collect import assemble
 from verify.claims.model import Claim
 
-from properties.phuong_lampert2021 import (cone, decoupling, definitions, lemma2, lemma_a4, lemma_a12, lemma_c1, limits,
-                                           probability, symbolic, theorem1)
+from properties.phuong_lampert2021 import (cone, decoupling, definitions, lemma1, lemma2, lemma_a3, lemma_a4, lemma_a12,
+                                           lemma_c1, limits, polynomial_loss, probability, symbolic, teeth, theorem1)
 
-SECTIONS: tuple[ModuleType, ...] = (definitions, lemma2, lemma_a12, lemma_c1, symbolic, lemma_a4, cone, decoupling,
-                                    probability, theorem1, limits)
+SECTIONS: tuple[ModuleType, ...] = (definitions, lemma2, lemma_a12, lemma_c1, symbolic, lemma_a3, lemma_a4, cone, lemma1,
+                                    decoupling, probability, theorem1, limits, polynomial_loss)
 
 CLAIMS: list[Claim] = assemble(SECTIONS)
+teeth.attach(CLAIMS)

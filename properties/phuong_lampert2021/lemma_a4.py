@@ -26,7 +26,7 @@ from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
 from properties.phuong_lampert2021._shared import paper_claim, worst
 
-SUP_LOSS_DERIVATIVE = {"logistic": 1.0, "logistic2": 2.0}  # B = sup_u |l_i'(u)| (H-LGEN: l' bounded)
+SUP_LOSS_DERIVATIVE = {"logistic": 1.0, "logistic2": 2.0, "poly": 2.0}  # B = sup_u |l_i'(u)| (H-LGEN: l' bounded)
 GF_HORIZON = 100.0
 
 

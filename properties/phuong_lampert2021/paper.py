@@ -25,6 +25,10 @@ ERRATA = (
             claims=("PL-LC1",)),
     Erratum("6", "Sec. 1 prose 'opposite orthants' is intuition only: false in the standard basis.",
             claims=("PL-D1c-orthants",)),
+    Erratum("7", "Claim sheet (not the paper), PL-LA4 / PC10: GD's per-step change eta^2((v^T w)^2 - a^2 ||v||^2) of "
+                 "a^2 - ||w||^2 is <= 0 only while the neuron is balanced; once c < 0 a step along w raises it. The "
+                 "accumulated drift from a balanced start is one-signed (c_k <= 0).",
+            claims=("PC10-GD-balance-steps", "PC10-GD-balance-sign")),
 )
 
 PAPER = Paper(
