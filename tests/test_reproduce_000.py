@@ -10,7 +10,9 @@ import pytest
 
 from verify.cli.main import main
 
-from properties.phuong_lampert2021.experiments import EXPERIMENTS, fig1_data, torch_init
+from properties.phuong_lampert2021.experiments import EXPERIMENTS
+from properties.phuong_lampert2021.figure1 import fig1_data
+from properties.phuong_lampert2021.training import torch_init
 
 BY_NAME = {exp.name: exp for exp in EXPERIMENTS}
 FIGURES = {"000-fig1-os": {"fig1a-singular-values.png", "fig1b-projection.png", "fig1c-cosines.png", "fig1-continuation.png"},
