@@ -82,3 +82,25 @@ def test_float64_violation_the_mp_rerun_contradicts_is_failed() -> None:
     assert result.verdict == Verdict.FAILED
     assert "engine inconsistency" in result.reason and "-0.5" in result.reason and "0.5" in result.reason
     assert result.counterexample["mp_confirmation"] == "inconsistent"
+
+
+def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -> None:
+    """A wrong 16-digit mp run (here: states moved by 1%) is rerun at 30 digits; that run agrees, so the claim HOLDS
+    and the report says which example was escalated. (The mutant test above: a disagreement that persists is FAILED.)"""
+    import dataclasses
+
+    real = xc._rerun
+
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS):
+        run = real(claim, scenario, backend, dps)
+        if backend == "mp" and dps == xc.CROSS_DPS:
+            traj = run.trajectory
+            run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * 1.01))
+        return run
+
+    monkeypatch.setattr(xc, "_rerun", rerun)
+    result = search(_claim(id="xc-escalated"), budget=4, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    cc = result.cross_check
+    assert cc["runs"] == 2 and cc["max_disagreement"] <= cc["error"]
+    assert len(cc["escalated"]) == 2 and all("30-digit rerun agrees" in e for e in cc["escalated"])

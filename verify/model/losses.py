@@ -8,7 +8,7 @@ All five losses depend on the margin z = y * yhat (y in {-1, +1}):
 - ``square``:     l = (1/2)(y - yhat)^2,      g = y - yhat
 - ``poly``:       l = sqrt(1 + z^2) - z,      g = y (1 - z / sqrt(1 + z^2))   (g(0) = y)
 
-``poly`` is the polynomial-tailed loss of claim sheet 000 (PC7): l' bounded and Lipschitz,
+``poly`` is a polynomial-tailed loss: l' bounded and Lipschitz,
 -y l' > 0, but g / y ~ 1 / (2 z^2) as z -> inf (no exponential tail). With s = hypot(1, z)
 (no overflow of z^2) and a = |z|: l = exp(-asinh z), so log l = -asinh z for every z;
 for z >= 0, l = 1 / (s + z) and g / y = 1 / (s (s + z)) = (1/s)^2 / (1 + z/s) (no cancellation,

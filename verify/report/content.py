@@ -54,6 +54,8 @@ def cross_check_text(cc: dict[str, Any]) -> str:
             + f", max disagreement {fmt(cc.get('max_disagreement'), 2)} (error estimate {fmt(cc.get('error'), 2)})")
     if cc.get("pattern_mismatches"):
         text += f", {cc['pattern_mismatches']} activation sign mismatch(es)"
+    if cc.get("escalated"):
+        text += f"; {len(cc['escalated'])} decided at higher precision ({'; '.join(cc['escalated'])})"
     if cc.get("skipped"):
         text += f"; {len(cc['skipped'])} skipped"
     return text

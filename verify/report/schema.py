@@ -76,6 +76,7 @@ _CROSS_CHECK = {
         "error": _NUMBER_OR_TEXT,
         "pattern_mismatches": {"type": "integer", "minimum": 0},
         "skipped": {"type": "array", "items": {"type": "string"}},
+        "escalated": {"type": "array", "items": {"type": "string"}},
         "detail": {"type": "string"},
     },
 }
