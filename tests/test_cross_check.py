@@ -103,4 +103,4 @@ def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -
     assert result.verdict == Verdict.HOLDS
     cc = result.cross_check
     assert cc["runs"] == 2 and cc["max_disagreement"] <= cc["error"]
-    assert len(cc["escalated"]) == 2 and all("30-digit rerun agrees" in e for e in cc["escalated"])
+    assert len(cc["escalated"]) == 2 and all("16 digits disagree" in e and "30 digits agree" in e for e in cc["escalated"])
