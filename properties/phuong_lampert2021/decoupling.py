@@ -12,6 +12,7 @@ accumulated error estimate) each, measures.state_tolerance).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
@@ -128,13 +129,8 @@ P1 = paper_claim(
     assumed=("Lemma 1: T^ reached (checked per run)", "Clarke solution with relu'(0) = 0"),
 )
 
-PC2_P1 = paper_claim(
-    id="PC2-P1",
-    node="P1", uses=("L1", "L3"),
-    source="sheet 5.6 PC2 (cross-class acute pair, not OS; eq. (15) fails)",
-    statement="PLANTED: on PC2 (+ at 0, 80 deg; - at 120, 135 deg) the groups of the sectors sign(X m+-) do not split "
-              "the outputs: a negative-group neuron is active on the positive at 80 deg (or J+ on the negative at 120)",
-    check=outputs_split,
+pc2_planted = partial(  # sheet 5.6 PC2 (not OS): the decoupling of eqs. (15)-(16) fails
+    paper_claim,
     over=SC.fixed_data_scenarios(D.pc2, p=(2, 4), lambdas=(1e-3,)),
     horizon=100.0,
     samples=SAMPLES,
@@ -143,6 +139,15 @@ PC2_P1 = paper_claim(
     expected=Verdict.REFUTED,
     assumptions=("drops H-OS (cross-class acute pair)", "balanced init"),
     tags=("planted",),
+)
+
+PC2_P1 = pc2_planted(
+    id="PC2-P1",
+    node="P1", uses=("L1", "L3"),
+    source="sheet 5.6 PC2 (cross-class acute pair, not OS; eq. (15) fails)",
+    statement="PLANTED: on PC2 (+ at 0, 80 deg; - at 120, 135 deg) the groups of the sectors sign(X m+-) do not split "
+              "the outputs: a negative-group neuron is active on the positive at 80 deg (or J+ on the negative at 120)",
+    check=outputs_split,
 )
 
 
@@ -207,21 +212,13 @@ P2_FROM_ZERO = paper_claim(
     tags=("planted",),
 )
 
-PC2_P2 = paper_claim(
+PC2_P2 = pc2_planted(
     id="PC2-P2",
     node="P2", uses=("P1",),
     source="sheet 5.6 PC2 (not OS; sigma+ is not absorbing, so eq. (16) fails)",
     statement="PLANTED: on PC2, from T^ (groups by the sectors sign(X m+-)) the blocks follow the linear nets on their "
               "own class: fails, the neurons slide along the boundary of the acute cross-class pair",
     check=linear_blocks,
-    over=SC.fixed_data_scenarios(D.pc2, p=(2, 4), lambdas=(1e-3,)),
-    horizon=100.0,
-    samples=SAMPLES,
-    spacing="log",
-    precondition=entered,
-    expected=Verdict.REFUTED,
-    assumptions=("drops H-OS (cross-class acute pair)", "balanced init"),
-    tags=("planted",),
 )
 
 
