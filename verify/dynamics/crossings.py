@@ -135,7 +135,7 @@ def _newton_scalar(c: np.ndarray) -> float:
 def _earliest_root(c: np.ndarray) -> tuple[int, float]:
     """Among monotone decreasing polynomials with a root in [-1, 1], the one whose root is
     first, and that root: Newton on the best secant guess, then check no other is already
-    negative there (if one is, its root is earlier: repeat with it)."""
+    negative there beyond rounding (if one is, its root is earlier: repeat with it; :mod:`scan`)."""
     left, right = _ENDS0 @ c
     est = -1.0 + 2.0 * left / (left - right)
     k = int(np.argmin(est))
@@ -143,7 +143,7 @@ def _earliest_root(c: np.ndarray) -> tuple[int, float]:
     for _ in range(c.shape[1]):
         vals = cheb_eval(c, np.full(c.shape[1], root))
         vals[k] = 0.0
-        earlier = np.nonzero(vals < 0.0)[0]
+        earlier = np.nonzero(vals < -scan.EARLIER_RTOL * np.sum(np.abs(c), axis=0))[0]
         if earlier.size == 0:
             break
         k = int(earlier[np.argmin(est[earlier])])

@@ -103,6 +103,9 @@ class _Engine:
         self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
         self.K = self.X @ self.X.T
         self.xnorm = form.field.norms
+        self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
+        self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))
+        self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)}
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.progress = progress
         self.z = z0.copy()
@@ -134,8 +137,14 @@ class _Engine:
         if not m.sliding:
             return m.S
         S = m.S.copy()
-        ii, jj, c = switching.all_sliding_slopes(m.S, self.form.g(z, m.S), self.K, m.sliding)
-        S[ii, jj] = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else 1.0
+        ii, jj, c = self.raw_slopes(z)
+        c = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else np.ones_like(c)
+        if self.coupled:
+            for i, j, slope in zip(ii.tolist(), jj.tolist(), c.tolist()):
+                rows = self.line_rows[i]
+                S[rows, j] = switching.member_slopes(slope, self.sgn[rows], self.alpha)
+        else:
+            S[ii, jj] = c
         self.stats["sliding_evals"] += 1
         return S
 
@@ -145,8 +154,19 @@ class _Engine:
         return math.exp(s) * F if self.log_time else F
 
     def raw_slopes(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Unclipped sliding slopes at z: (i, j, c) arrays over all sliding pairs."""
-        return switching.all_sliding_slopes(self.mode.S, self.form.g(z, self.mode.S), self.K, self.mode.sliding)
+        """Unclipped sliding slopes at z: (i, j, c) arrays over all sliding pairs (with coupled rows: over the sliding
+        lines, i their representative rows and c their slopes)."""
+        m = self.mode
+        g = self.form.g(z, m.S)
+        if not self.coupled:
+            return switching.all_sliding_slopes(m.S, g, self.K, m.sliding)
+        I, J, C = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)], [np.zeros(0)]
+        for j, reps in m.sliding.items():
+            members = [self.line_rows[int(r)] for r in reps]
+            C.append(switching.line_slopes(m.S[:, j], g, self.K, members, [self.sgn[r] for r in members], self.alpha))
+            I.append(np.asarray(reps, dtype=int))
+            J.append(np.full(len(reps), j))
+        return np.concatenate(I), np.concatenate(J), np.concatenate(C)
 
     # surface handling -----------------------------------------------------------------------
     def tau(self, z: np.ndarray) -> np.ndarray:
@@ -168,6 +188,11 @@ class _Engine:
             if j in m.sliding:
                 rows = np.union1d(rows, m.sliding[j])
             self.form.project(z, j, rows)
+            if self.coupled:
+                reps = np.unique(self.rep[rows])
+                if any(self.line_rows[int(r)].size > 1 for r in reps):
+                    self._settle_lines(t, reps, j, g, gain, trig)
+                    continue
             if rows.size == 1:
                 self._settle_pair(t, int(rows[0]), j, g, gain, (int(rows[0]), j) in trig)
             else:
@@ -201,6 +226,38 @@ class _Engine:
         slide = rows[state == switching.SLIDING]
         if slide.size:
             m.sliding[j] = slide
+        else:
+            m.sliding.pop(j, None)
+
+    def _settle_lines(self, t: float, reps: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray,
+                      trig: set[tuple[int, int]]) -> None:
+        """On-surface lines of neuron j (rows on one line through 0 share the surface, their slopes coupled:
+        :func:`switching.resolve_lines`); every member pair is logged, sided and disarmed."""
+        m = self.mode
+        members = [self.line_rows[int(r)] for r in reps]
+        signs = [self.sgn[rows] for rows in members]
+        arrival = np.zeros(len(members), dtype=int)
+        for q, rows in enumerate(members):
+            hit = [int(i) for i in rows if (int(i), j) in trig]
+            if hit:  # the representative's side before the event: the hit row's side, oriented
+                arrival[q] = int(m.side[hit[0], j]) * int(self.sgn[hit[0]])
+        state, slopes, reps_flag = switching.resolve_lines(m.S, g, self.K, gain, j, members, signs, self.alpha, arrival)
+        sliding = []
+        for q, rows in enumerate(members):
+            for i in rows.tolist():
+                if state[q] == switching.SLIDING:
+                    new, side = switching.SLIDING, 0
+                else:
+                    up = (state[q] == switching.ACTIVE) == (self.sgn[i] > 0)
+                    new, side = (switching.ACTIVE, 1) if up else (switching.INACTIVE, -1)
+                self._log(t, i, j, int(m.side[i, j]), new, (i, j) in trig, bool(reps_flag[q]))
+                m.side[i, j] = side
+            m.S[rows, j] = switching.member_slopes(slopes[q], signs[q], self.alpha)
+            m.armed[rows, j] = False
+            if state[q] == switching.SLIDING:
+                sliding.append(int(rows[0]))
+        if sliding:
+            m.sliding[j] = np.array(sliding)
         else:
             m.sliding.pop(j, None)
 

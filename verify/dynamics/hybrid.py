@@ -78,6 +78,7 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics import events as _events
+from verify.dynamics import switching
 from verify.dynamics.field import NetworkField
 from verify.dynamics.limit import PLANE_RTOL, _NeuronRun, limit_weights
 from verify.errors import NumericalError
@@ -200,7 +201,10 @@ def _handover(field: NetworkField, runs: list[_NeuronRun], U: np.ndarray, T_s: f
         grow = extra > 0
         eng.slide_tol[grow] = np.minimum(_events.SLIDE_TOL_MAX, _events.SLIDE_TOL * 4.0 ** np.minimum(extra[grow], 20))
         eng.stats["sticky_pairs"] = int(np.sum(eng.slide_tol > _events.SLIDE_TOL))
-        if m.sliding:
+        if m.sliding and eng.coupled:  # rows on one line slide together: keep their representatives
+            m.sliding = {j: np.unique(eng.rep[rows]) for j, rows in m.sliding.items()}
+            m.S[:] = eng.effective_S(eng.z)
+        elif m.sliding:
             ii, jj, c = eng.raw_slopes(eng.z)
             m.S[ii, jj] = np.clip(c, alpha, 1.0) if alpha < 1.0 else 1.0
         near = np.abs(P) <= tau
@@ -238,6 +242,9 @@ def solve_polar_hybrid(
         reason = "float64 g(y, f) differs from g(y, 0) at some |f| <= 2^-60 on this machine: no limit phase"
     elif _log_output_bound(field, r0) >= math.log(F_SAFE):
         reason = "initial outputs above 2^-60: no limit phase"
+    elif np.any(switching.lines(field.X)[0] != np.arange(field.n)):
+        reason = ("data rows on one line through 0 (e.g. symmetric data) share a surface, which the limit engine "
+                  "settles pair by pair: no limit phase")
     else:
         g = limit_weights(field)
         cap = 10 * field.n + 10

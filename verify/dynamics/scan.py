@@ -19,7 +19,11 @@ watched pair:
 
 Among the quick pairs only the earliest root is computed: bracketed Newton on the pair with
 the earliest secant estimate, then every other quick pair is evaluated there; if one is
-already negative its root is earlier and it becomes the new guess.
+already negative there beyond rounding (EARLIER_RTOL sum |phi_k|) its root is earlier and it becomes the new
+guess. Without that band two pairs with one root (x_i and its mirror -x_i on one neuron) looked earlier than each
+other by rounding, the loop alternated between them and never reached a genuinely earlier pair of another neuron,
+whose crossing was then found late (a state jump at the next event, on symmetric data). A pair within the band of
+the root is on its surface there, and the event point settles it with the others.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numba
 import numpy as np
 
 DEG = 7
+EARLIER_RTOL = 64.0 * 2.0**-53  # a quick pair is earlier only if negative at the current root beyond rounding
 DER = np.polynomial.chebyshev.chebder(np.eye(DEG + 1), axis=0)  # (7, 8): coefficients of p'
 
 
@@ -176,7 +181,10 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
         for _ in range(n_quick):
             nxt, best = -1, np.inf
             for p in range(n_quick):
-                if p != k and _clenshaw(quick_phi[p], root) < 0.0 and quick_est[p] < best:
+                band = 0.0
+                for q in range(DEG + 1):
+                    band += abs(quick_phi[p, q])
+                if p != k and _clenshaw(quick_phi[p], root) < -EARLIER_RTOL * band and quick_est[p] < best:
                     nxt, best = p, quick_est[p]
             if nxt < 0:
                 break

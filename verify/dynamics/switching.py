@@ -159,3 +159,104 @@ def resolve_pair(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, 
         elif c < alpha and arrival != -1:
             state = INACTIVE
     return state, slope, raw0 < -tol and raw1 > tol
+
+
+# --- rows on one line through 0: one switching surface per neuron ---------------------------------------------------
+#
+# Data rows x_k = c x_i (c > 0: "parallel") or x_k = -c x_i ("mirrors", as in symmetric data) share the hyperplane
+# <x_i, w_j> = 0, so their pairs cross it together and their slopes are coupled: with s the slope of the line's first
+# row r (its representative), a parallel row has slope s and a mirror 1 + alpha - s (one of x_r, -x_r is active, the
+# other inactive, on either side). Settling them one at a time with the partner's slope frozen tests (alpha, alpha)
+# and (1, 1), which never occur, and misreads a clean crossing as sliding. The functions below settle *lines*: each
+# line's normal rate is affine in its s, d(s) = gamma_j (base + s own), and the rules above apply to it unchanged.
+
+COLLINEAR_TOL = 1e-12  # unit rows within this distance (up to sign) lie on one line
+
+
+def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rep, sgn): for each row, the first row of its line through 0 and its orientation there (x_i = c sgn_i x_rep,
+    c > 0); zero rows are their own line."""
+    n = X.shape[0]
+    norms = np.linalg.norm(X, axis=1)
+    U = np.divide(X, norms[:, None], out=np.zeros_like(X, dtype=float), where=norms[:, None] > 0.0)
+    rep, sgn = np.arange(n), np.ones(n, dtype=int)
+    G = U @ U.T
+    for i in range(n):
+        if rep[i] != i or norms[i] == 0.0:
+            continue
+        for k in np.flatnonzero(np.abs(G[i, i + 1:]) > 0.5) + i + 1:
+            if rep[k] != k or norms[k] == 0.0:
+                continue
+            s = 1 if G[i, k] > 0.0 else -1
+            if np.linalg.norm(U[k] - s * U[i]) <= COLLINEAR_TOL:
+                rep[k], sgn[k] = i, s
+    return rep, sgn
+
+
+def _line_system(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np.ndarray], signs: list[np.ndarray],
+                 alpha: float, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the lines ``members`` (rows, signs), with the slopes s of the lines flagged ``free`` unknown and every other
+    row at ``col``: (A, b, size) with d_q = gamma_j (b_q + sum_{q' free} A[q, q'] s_q') the normal rate of line q, and
+    size_q = sum |terms| (the tolerance scale)."""
+    reps = np.array([rows[0] for rows in members])
+    fixed = col.copy()
+    for rows, sg, f in zip(members, signs, free):
+        if f:
+            fixed[rows] = np.where(sg < 0, 1.0 + alpha, 0.0)
+    terms = fixed[:, None] * g[:, None] * K[:, reps]
+    A = np.zeros((reps.size, reps.size))
+    for q, (rows, sg, f) in enumerate(zip(members, signs, free)):
+        if f:
+            A[:, q] = (sg * g[rows]) @ K[np.ix_(rows, reps)]
+    return A, terms.sum(axis=0), np.abs(terms).sum(axis=0) + np.abs(A).sum(axis=1)
+
+
+def line_slopes(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np.ndarray], signs: list[np.ndarray],
+                alpha: float) -> np.ndarray:
+    """Slopes s of the sliding lines ``members`` (their representatives' slopes) keeping every one on its surface:
+    A s = -b over those lines (least squares if dependent); others at ``col``."""
+    A, b, _ = _line_system(col, g, K, members, signs, alpha, np.ones(len(members), dtype=bool))
+    return np.linalg.lstsq(A, -b, rcond=None)[0]
+
+
+def member_slopes(s: float, signs: np.ndarray, alpha: float) -> np.ndarray:
+    """The slopes of a line's rows given its representative's slope s: s (parallel) or 1 + alpha - s (mirrors)."""
+    return np.where(signs > 0, s, 1.0 + alpha - s)
+
+
+def resolve_lines(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, members: list[np.ndarray],
+                  signs: list[np.ndarray], alpha: float, arrival: np.ndarray,
+                  max_iter: int = 50) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`resolve_neuron` over lines: (state per line (of its representative), slope per line, repelling)."""
+    col = S[:, j].copy()
+    p = len(members)
+    state = np.full(p, -1)
+    raw0, raw1, tol = np.zeros(p), np.zeros(p), np.zeros(p)
+    for _ in range(max_iter):
+        new = np.empty(p, dtype=int)
+        for q in range(p):
+            one = np.zeros(p, dtype=bool)
+            one[q] = True
+            A, b, size = _line_system(col, g, K, members, signs, alpha, one)
+            gam = gain[j]
+            raw0[q], raw1[q] = gam * (b[q] + alpha * A[q, q]), gam * (b[q] + A[q, q])
+            tol[q] = D_TOL * abs(gam) * size[q]
+            push = 2.0 * tol[q] + TINY
+            d0 = max(raw0[q], push) if arrival[q] == -1 else raw0[q]
+            d1 = min(raw1[q], -push) if arrival[q] == 1 else raw1[q]
+            new[q] = classify(np.array([d0]), np.array([d1]), np.array([tol[q]]))[0]
+        slopes = np.where(new == ACTIVE, 1.0, alpha)
+        slide = np.flatnonzero(new == SLIDING)
+        if slide.size:
+            c = line_slopes(col, g, K, [members[q] for q in slide], [signs[q] for q in slide], alpha) if alpha < 1.0 \
+                else np.ones(slide.size)
+            arr = arrival[slide]
+            new[slide[(c > 1.0) & (arr != 1)]] = ACTIVE
+            new[slide[(c < alpha) & (arr != -1)]] = INACTIVE
+            slopes[slide] = np.clip(c, alpha, 1.0)
+        for q in range(p):
+            col[members[q]] = member_slopes(slopes[q], signs[q], alpha)
+        if np.array_equal(new, state):
+            break
+        state = new
+    return state, slopes, repelling(raw0, raw1, tol)

@@ -27,6 +27,10 @@ killed a neuron at t = 612 that lives at 60 digits and in float64 (an open defec
 disagreement that persists at the last precision is an engine inconsistency: the search reports FAILED with
 both values.
 
+Data with rows on one line through 0 (x_k = +-c x_i: symmetric data, duplicates): both engines settle such rows as
+one surface with coupled slopes (:func:`verify.dynamics.switching.lines`); a line of coupled rows that *slides* is
+integrated by the float64 engine only (the mp run raises, and the example is skipped with that reason).
+
 Cost cap: an example whose float64 run took more than ``MAX_STEPS`` accepted steps is not rerun (the
 mp run's cost grows with its steps, and its adaptive Taylor steps grow with the state as the float64
 engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and 210 mp steps, 0.9 s); the skipped

@@ -38,6 +38,7 @@ from verify.dynamics.mp.integrator import F64_REL_FLOOR, F64_SAFETY, coefficient
 from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.stepper import check_step
+from verify.dynamics.switching import lines
 from verify.errors import NumericalError
 from verify.trajectory import Event
 
@@ -173,6 +174,8 @@ class Engine:
         self.err_sum = mpfr(0)
         self.unorm_drift = mpfr(0)
         n, h = mf.n, self.h
+        self.rep, self.sgn = lines(mf.Xf)  # rows on one line through 0 share a surface (coupled slopes)
+        self.line_rows = {int(r): [int(i) for i in np.flatnonzero(self.rep == r)] for r in np.unique(self.rep)}
         self.mode = MpMode(S=np.full((n, h), mpfr(0), dtype=object), side=np.full((n, h), -1), onsurf=np.zeros((n, h), bool), dead=np.zeros(h, bool))
 
     # state ----------------------------------------------------------------------------------------
@@ -259,6 +262,10 @@ class Engine:
             rows = sorted(set(np.flatnonzero(near[:, j]).tolist()) | set(m.sliding.get(j, [])))
             self.project(j, rows)
             col = m.S[:, j].tolist()
+            reps = sorted({int(self.rep[i]) for i in rows})
+            if any(len(self.line_rows[r]) > 1 for r in reps):
+                self._settle_lines(t, j, reps, col, g, gain[j], trig)
+                continue
             state, slopes, rep = mpev.resolve_neuron(col, g, self.mf.K, gain[j], rows, self.mf.alpha, self.surf)
             for q, i in enumerate(rows):
                 kind, direction = mpev.event_kind(int(m.side[i, j]), state[q], (i, j) in trig, rep[q])
@@ -274,6 +281,26 @@ class Engine:
             else:
                 m.sliding.pop(j, None)
         self.check_dead(t)
+
+    def _settle_lines(self, t, j: int, reps: list, col: list, g: list, gain, trig: set) -> None:
+        """On-surface lines of neuron j with coupled member slopes (:func:`mpev.resolve_lines`)."""
+        m = self.mode
+        members = [self.line_rows[r] for r in reps]
+        signs = [[int(self.sgn[i]) for i in rows] for rows in members]
+        state, slopes, flags = mpev.resolve_lines(col, g, self.mf.K, gain, members, signs, self.mf.alpha, self.surf)
+        one = mpfr(1)
+        for rows, sg, st, s_rep, rep in zip(members, signs, state, slopes, flags):
+            for i, s in zip(rows, sg):
+                up = (st == mpev.ACTIVE) == (s > 0)
+                new = mpev.ACTIVE if up else mpev.INACTIVE
+                kind, direction = mpev.event_kind(int(m.side[i, j]), new, (i, j) in trig, rep)
+                if rep:
+                    self.stats["nonunique"] += 1
+                if kind is not None:
+                    self.events.append(Event(t, i, j, kind, direction))
+                m.set(i, j, s_rep if s > 0 else one + self.mf.alpha - s_rep, 1 if up else -1)
+                m.onsurf[i, j] = True
+        m.sliding.pop(j, None)
 
     def check_dead(self, t) -> None:
         m = self.mode

@@ -261,3 +261,41 @@ def event_kind(prev: int, new: int, trig: bool, rep: bool) -> tuple:
     if rep or trig:
         return "grazing", 0
     return None, 0
+
+
+def resolve_lines(col: list, g: list, K: list, gam, members: list, signs: list, alpha, tol_rel,
+                  max_iter: int = 50) -> tuple:
+    """Settle the on-surface lines of one neuron (port of switching.resolve_lines): rows on one line through 0 share the
+    surface, a row has its representative's slope s (parallel) or 1 + alpha - s (mirror). Returns (state, slope of the
+    representative, repelling) per line. A line that slides is refused (NumericalError): the mp series integrates
+    sliding per independent row, not for coupled rows."""
+    from verify.errors import NumericalError
+
+    col = list(col)
+    n, one = len(g), num.mpfr(1)
+    state, flags = None, []
+    for _ in range(max_iter):
+        new, flags = [], []
+        for rows, sg in zip(members, signs):
+            r = rows[0]
+            fixed = list(col)
+            for m, s in zip(rows, sg):
+                fixed[m] = (one + alpha) if s < 0 else num.mpfr(0)
+            terms = [fixed[k] * g[k] * K[k][r] for k in range(n)]
+            own = sum(s * g[m] * K[m][r] for m, s in zip(rows, sg))
+            base = sum(terms)
+            d0, d1 = gam * (base + alpha * own), gam * (base + own)
+            tol = tol_rel * abs(gam) * (sum(abs(t) for t in terms) + abs(own))
+            new.append(classify(d0, d1, tol))
+            flags.append(repelling(d0, d1, tol))
+        if SLIDING in new:
+            raise NumericalError("mp backend: rows on one line through 0 (x_k = +-c x_i) slide together; coupled "
+                                 "sliding is integrated by the float64 engine only")
+        for (rows, sg), st in zip(zip(members, signs), new):
+            s_rep = one if st == ACTIVE else alpha
+            for m, s in zip(rows, sg):
+                col[m] = s_rep if s > 0 else one + alpha - s_rep
+        if new == state:
+            break
+        state = new
+    return state, [col[rows[0]] for rows in members], flags
