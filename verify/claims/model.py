@@ -121,6 +121,19 @@ def as_margin(value: Any, claim_id: str = "?") -> Margin:
     return margin
 
 
+def worst(parts: list[Margin], empty: str = "nothing to check") -> Margin:
+    """The part closest to a violation (min of value + error), or a vacuous margin when there is none: how a check
+    that tests several things reports the one that decides."""
+    if not parts:
+        return Margin(0.0, 0.0, empty, vacuous=True)
+    return min(parts, key=lambda m: m.value + m.error)
+
+
+def exact_margin(ok: bool, note: str) -> Margin:
+    """A margin decided in exact arithmetic: +1 (holds) or -1 (violated), error 0."""
+    return Margin(1.0 if ok else -1.0, 0.0, note)
+
+
 def inconclusive(margin: Margin) -> bool:
     """An infinite error bound: the margin says nothing either way (never HOLDS, never REFUTED)."""
     return math.isinf(margin.error)
