@@ -1,5 +1,5 @@
-"""Seed 004 Theorem 1 claims (sheet sections 2.E-2.I, properties/min2024_early_alignment/): every claim reaches its expected verdict
-in the ci budget, and the measurement helpers (properties/min2024_early_alignment/measures.py) give known answers."""
+"""Seed 004 Theorem 1 claims (sheet sections 2.E-2.I, properties/min2024_early_alignment/): the measurement helpers
+(properties/min2024_early_alignment/measures.py) give known answers; the verdicts are properties/test_catalogue.py's."""
 
 import math
 
@@ -27,25 +27,11 @@ from verify.dynamics.field import NetworkField
 from verify.model.init import balanced_init
 from verify.scenarios import scenario
 from properties.min2024_early_alignment.audit import EPS_MODES, EPS_RULES, required_log_eps
-from verify.search import search
 from verify.verdicts import Verdict
 
 CLAIMS_THEOREM1 = [c for module in (alignment_phase, theorem1_part1, final_convergence, low_rank, existence, irregular_solutions, prose)
                    for c in collect(module)]
 TOY4_T1_EXACT = 1.362790997720063  # limit engine; the sheet's 1.380 is a sampling artefact
-
-
-@pytest.mark.parametrize("claim", CLAIMS_THEOREM1, ids=[c.id for c in CLAIMS_THEOREM1])
-def test_claim_reaches_expected_verdict(claim):
-    result = search(claim, budget=12, seed=0)
-    assert result.verdict == claim.expected, (result.verdict, result.reason, result.counterexample)
-    if claim.expected == Verdict.REFUTED:
-        assert result.counterexample is not None
-        assert result.counterexample["confirmed_margin"] < -result.counterexample["confirmed_margin_error"]
-    if claim.expected == Verdict.UNKNOWN and claim.runner is None:  # P12: precondition failures are vacuous, never passes
-        assert result.examples == 0 and result.vacuous > 0
-    if "documented-only" in claim.tags:  # EA-H6: listed with its reason, never counted as evidence
-        assert result.verdict == Verdict.UNKNOWN and "do not test" in result.reason
 
 
 def test_claim_ids_unique_and_planted_marked():

@@ -1,5 +1,5 @@
-"""Seed 000, the decoupling step (PL-P1, PL-P2) and the probability claims (PL-P6, PC6, PC4): each claim's expected
-verdict at budget 6, each check failing on a planted case and holding on the fixture, and regression values of the
+"""Seed 000, the decoupling step (PL-P1, PL-P2) and the probability claims (PL-P6, PC6, PC4): each check
+failing on a planted case and holding on the fixture, and regression values of the
 fixture run (sheet section 7) and of the Monte Carlo counts."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from verify.claims.run import execute
-from verify.search import search
 from verify.verdicts import Verdict
 
 from properties.phuong_lampert2021 import datasets as D
@@ -30,20 +29,16 @@ def held(margin) -> bool:
     return not margin.vacuous and margin.value >= -margin.error
 
 
+def test_catalogue_conventions():
+    for claim in CLAIMS:
+        assert claim.source.startswith("000 ") and claim.node and claim.uses, claim.id
+        assert ("planted" in claim.tags) == claim.statement.startswith("PLANTED:"), claim.id
+
+
 @pytest.fixture(scope="module")
 def fixture_run():
     """Sheet section 7: the fixture, p = 4, lambda = 1e-3, to the decoupling claims' horizon."""
     return execute(SC.fixture_scenario(), DC.HORIZON, rtol=1e-10, samples=DC.SAMPLES, spacing="log")
-
-
-@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
-def test_expected_verdict(claim):
-    result = search(claim, budget=6, seed=1)
-    assert result.as_expected, (claim.id, result.verdict, result.reason)
-    if claim.expected == Verdict.REFUTED:
-        assert result.counterexample is not None
-    assert claim.source.startswith("000 ") and claim.node and claim.uses
-    assert ("planted" in claim.tags) == claim.statement.startswith("PLANTED:")
 
 
 # --- decoupling: holds on the fixture, fails on planted inputs ------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Seed 000's Lemma A.3, PC11 and PC10 claims (properties/phuong_lampert2021/lemma_a3.py): each claim's expected
-verdict at a small budget, and each check holding on a good run and failing on a planted one (an engine mutant, a
+"""Seed 000's Lemma A.3, PC11 and PC10 claims (properties/phuong_lampert2021/lemma_a3.py): each check
+holding on a good run and failing on a planted one (an engine mutant, a
 deliberately altered run, the sticky-boundary integrator of eq. (46) with P_w, or a planted scenario)."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from scipy.integrate import solve_ivp
 from verify.claims.model import Claim
 from verify.claims.run import Run, execute
 from verify.evidence.mutants import MUTANTS
-from verify.search import search
 from verify.verdicts import Verdict
 
 from properties.phuong_lampert2021 import datasets as D
@@ -64,14 +63,6 @@ def pointwise(sc) -> Run:
 
 
 # --- verdicts ----------------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
-def test_claim_gets_its_expected_verdict(claim):
-    result = search(claim, budget=6, seed=1)
-    assert result.as_expected, f"{claim.id}: {result.verdict} ({result.reason})"
-    if claim.expected == Verdict.REFUTED:
-        assert result.counterexample is not None
-
 
 def test_catalogue_conventions():
     ids = [c.id for c in CLAIMS]
