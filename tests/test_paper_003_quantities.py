@@ -171,7 +171,7 @@ def test_audit_findings_and_dataset_registry():
     a = verify.audit(D.hinted(5, 1, 0.05))
     names = {f.name: f for f in a.papers["003"].findings}
     assert names["T6.2 lambda+ > lambda- (H large enough)"].holds
-    assert not names["A4.1 symmetric (worst mirror mismatch)"].holds
+    assert not names["A4.1 symmetric (worst mirror mismatch / max ||x||)"].holds
     assert not verify.audit(D.hinted(1, 1, 0.05)).papers["003"].findings[-1].holds
     assert "T6.2 lambda+ > lambda- (H large enough)" not in {f.name for f in verify.audit(D.d_sym()).papers["003"].findings}
     hinted = load_dataset("gen:hinted:H=5,K=1,eps=0.05")

@@ -23,7 +23,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from verify.audit import Audit, PaperAudit, finding
-from verify.data.dataset import Dataset
+from verify.data.dataset import Dataset, unit_rows
 
 from properties.lyu2021_margin._shared import ALPHA
 from properties.lyu2021_margin.network import phi
@@ -84,7 +84,7 @@ def sphere_extremes(X: np.ndarray, y: np.ndarray, alpha: float = ALPHA, samples:
     X, y = np.asarray(X, float), np.asarray(y, float)
     rng = np.random.default_rng(seed)
     U = rng.standard_normal((samples, X.shape[1]))
-    units = X / np.linalg.norm(X, axis=1, keepdims=True)
+    units = unit_rows(X)  # scale-free per row (rows many orders below the largest)
     U = np.vstack([U / np.linalg.norm(U, axis=1, keepdims=True), units, -units])
     vals = G(U, X, y, alpha)
     out = []
@@ -167,52 +167,70 @@ def phase_times(lam0: float, m: int, sigma: float, m_norm: float, r: float) -> t
     return t1, t2, math.log(1.0 / (math.sqrt(m) * sigma * m_norm)) / lam0
 
 
+def _rescaled(value: float | np.ndarray, e: int, degree: int) -> float | np.ndarray:
+    """A quantity of homogeneity ``degree`` computed on data divided by 2^e, back at the data's scale (exact; inf or
+    nan where float64 cannot hold it, which the audit turns into None with the reason)."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.ldexp(value, degree * e)
+    if np.ndim(out) == 0:
+        out = float(out)
+        return math.nan if out == 0.0 and value != 0.0 else out
+    return np.where((out == 0.0) & (np.asarray(value) != 0.0), np.nan, out)
+
+
 def quantities(base: Audit) -> PaperAudit:
-    """The hook: symmetry, mu and A4.5, lambda0 (corrected and printed), the linear-theory margins and G's extremes."""
+    """The hook: symmetry, mu and A4.5, lambda0 (corrected and printed), the linear-theory margins and G's extremes.
+    Computed on the rows divided by a power of two (exact, so any data scale works without under/overflow) and scaled
+    back by each quantity's degree; the mirror mismatch is relative to max ||x_i||."""
     ds = base.dataset
-    X, y = ds.X, ds.y
+    y = ds.y
+    e = int(np.frexp(float(np.max(np.abs(ds.X))))[1]) if ds.X.size else 0
+    X = np.ldexp(ds.X, -e)  # exact: max |x| in [1/2, 1)
     alpha = base.alpha if base.alpha > 0.0 else ALPHA
     q: dict[str, Any] = {}
     na: dict[str, str] = {}
     mismatch, _ = symmetry_mismatch(X, y)
     scale = float(np.max(np.linalg.norm(X, axis=1)))
-    q["symmetry_mismatch"] = mismatch if math.isfinite(mismatch) else None
+    q["symmetry_mismatch"] = mismatch / scale if math.isfinite(mismatch) else None
     if q["symmetry_mismatch"] is None:
         na["symmetry_mismatch"] = "the classes differ in size: no mirror matching"
     q["symmetric"] = bool(math.isfinite(mismatch) and mismatch <= 1e-12 * scale)
     mu = mean_signed(X, y)
-    q["mu_mean"] = mu
-    q["mu_mean_norm"] = float(np.linalg.norm(mu))
-    q["a45_min_abs"] = float(np.min(np.abs(X @ mu)))
+    mu_norm = float(np.linalg.norm(mu))
+    q["mu_mean"] = _rescaled(mu, e, 1)
+    q["mu_mean_norm"] = _rescaled(mu_norm, e, 1)
+    q["a45_min_abs"] = _rescaled(float(np.min(np.abs(X @ mu))), e, 2)
     q["leaky_alpha"] = alpha
-    q["lambda0"] = lambda0(X, y, alpha)
-    q["lambda0_printed"] = lambda0(X, y, alpha, "printed")
+    lam0, lam0_printed = lambda0(X, y, alpha), lambda0(X, y, alpha, "printed")
+    q["lambda0"], q["lambda0_printed"] = _rescaled(lam0, e, 1), _rescaled(lam0_printed, e, 1)
     gamma = base.max_margin.gamma_lin
     q["global_margin_symmetric"] = None if gamma is None else (1.0 + alpha) / 4.0 * gamma
     q["single_unit_margin"] = None if gamma is None else alpha / 2.0 * gamma
     for key in ("global_margin_symmetric", "single_unit_margin"):
         if q[key] is None:
             na[key] = "not linearly separable through the origin"
-    if q["symmetric"]:  # G(w) = <w, mu~> exactly: max and -min on the sphere are lambda0, at +-mu^
-        up = mu / q["mu_mean_norm"]
-        lp, lm, um = q["lambda0"], q["lambda0"], -up
+    if q["symmetric"] and mu_norm > 0.0:  # G(w) = <w, mu~> exactly: max and -min on the sphere are lambda0, at +-mu^
+        up = mu / mu_norm
+        lp, lm, um = lam0, lam0, -up
     else:
         lp, up, lm, um = _cached_extremes(X.tobytes(), y.tobytes(), X.shape, alpha)
-    q.update(lambda_plus=lp, lambda_minus=lm, argmax_G=up, argmin_G=um)
+    q.update(lambda_plus=_rescaled(lp, e, 1), lambda_minus=_rescaled(lm, e, 1), argmax_G=up, argmin_G=um)
     w_star = base.max_margin.svm.direction
     q["cos_argmax_G_w_star"] = None if w_star is None else float(up @ w_star)
     if w_star is None:
         na["cos_argmax_G_w_star"] = "not linearly separable through the origin"
     findings = [
-        finding("A4.1 symmetric (worst mirror mismatch)", q["symmetry_mismatch"], "<=", 1e-12 * scale,
+        finding("A4.1 symmetric (worst mirror mismatch / max ||x||)", q["symmetry_mismatch"], "<=", 1e-12,
                 "003 Assumption 4.1"),
-        finding("A4.5 min_i |<mu, x_i>|", q["a45_min_abs"], ">", 0.0, "003 Assumption 4.5"),
+        finding("A4.5 min_i |<mu, x_i>| (data scaled to max |x| in [1/2, 1))", float(np.min(np.abs(X @ mu))), ">", 0.0,
+                "003 Assumption 4.5"),
     ]
     if not q["symmetric"]:  # on symmetric data G is linear and lambda+ = lambda- exactly: T6.2's regime is moot
         findings.append(finding("T6.2 lambda+ > lambda- (H large enough)", lp - lm, ">", 0.0, "003 Theorem 6.2 (sheet 4.7)"))
-    rows = [("A4.1 worst mirror mismatch", f"{mismatch:.3g}", "0 on the paper's symmetric data"),
+    rows = [("A4.1 worst mirror mismatch", "n/a" if q["symmetry_mismatch"] is None else f"{q['symmetry_mismatch']:.3g}",
+             "relative to max ||x||; 0 on the paper's symmetric data"),
             ("lambda0 = ((1+alpha)/4) ||mu||", f"{q['lambda0']:.6g}", f"printed (1+alpha)/2: {q['lambda0_printed']:.6g} (S-1)"),
             ("((1+alpha)/4) gamma_lin", "n/a" if gamma is None else f"{q['global_margin_symmetric']:.6g}",
              "global max margin on symmetric data, m >= 2 (T4.2)"),
-            ("lambda+ / lambda-", f"{lp:.4g} / {lm:.4g}", "max / -min of G on the sphere (T6.2)")]
+            ("lambda+ / lambda-", f"{q['lambda_plus']:.4g} / {q['lambda_minus']:.4g}", "max / -min of G on the sphere (T6.2)")]
     return PaperAudit(q, findings, [], na, rows)
