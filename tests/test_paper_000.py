@@ -128,8 +128,9 @@ USTAR_CERTIFIED = {c.id for c in collect(polynomial_loss) if c.expected == Verdi
 
 @pytest.mark.parametrize("claim", PAPER.claims, ids=[c.id for c in PAPER.claims])
 def test_claim_gets_its_expected_verdict_at_another_seed(claim):
-    """Every seed-000 claim at search seed 1 (budget 6): the catalogue test runs seed 0, so this is the second seed."""
-    result = search(claim, budget=6, seed=1)
+    """Every seed-000 claim at search seed 1 (budget 3): the catalogue test runs seed 0 at budget 12, so this is a
+    second seed, kept cheap (the suite's time budget)."""
+    result = search(claim, budget=3, seed=1)
     assert result.as_expected, f"{claim.id}: {result.verdict} ({result.reason})"
     if claim.expected == Verdict.REFUTED:
         cx = result.counterexample
