@@ -85,6 +85,16 @@ def test_gd_run(files) -> None:
     assert "backend gd" in res.stdout
 
 
+def test_fixed_second_layer_sgd_run_keeps_v(files) -> None:
+    out = files["dir"] / "sgd_fixed.npz"
+    res = cli(str(files["data"]), "--init", str(files["init"]), "--t-end", "1", "--backend", "gd", "--lr", "1e-2",
+              "--batch-size", "1", "--seed", "4", "--fixed-v", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    with np.load(files["init"]) as init, np.load(out) as traj:
+        np.testing.assert_array_equal(traj["v"][-1], init["v"])
+        assert not np.allclose(traj["W"][-1], init["W"])
+
+
 BAD = {
     "missing data": lambda f: [str(f["dir"] / "nope.npz"), "--init", str(f["init"]), "--t-end", "1", "--out", str(f["dir"] / "o.npz")],
     "corrupt data": lambda f: [str(f["corrupt"]), "--init", str(f["init"]), "--t-end", "1", "--out", str(f["dir"] / "o.npz")],

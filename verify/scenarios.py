@@ -36,19 +36,54 @@ SEEDS = st.integers(min_value=0, max_value=2**16 - 1)
 
 @dataclass(frozen=True, eq=False)
 class Scenario:
-    """One concrete problem: data, initialisation, loss, leaky slope; ``params`` says how it was built."""
+    """One concrete problem: data, initialisation, loss, leaky slope; ``params`` says how it was built.
+
+    The model variant and the algorithm, where a paper needs them: ``train_v`` False keeps the second layer
+    fixed at ``init.v0`` (times exp(log_eps); give log_eps = 0 for fixed +-1 weights); ``lr`` is the step of
+    the "gd" backend (a claim with ``backend="gd"`` needs it), ``batch_size`` < n makes it SGD without
+    replacement in epochs (one permutation of the data per epoch, drawn from ``order_seed``). The engine's loss
+    is summed (DESIGN.md): a mean-loss step eta is ``lr = eta / n`` (:func:`verify.model.losses.summed_lr`).
+    """
 
     dataset: Dataset
     init: Initialization
     loss: str = "exp"
     alpha: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)
+    train_v: bool = True
+    lr: float | None = None
+    batch_size: int | None = None
+    order_seed: int = 0
 
     def __post_init__(self) -> None:
         get_loss(self.loss)
         check_alpha(self.alpha)
         if self.init.d != self.dataset.d:
             raise InputError(f"init dimension {self.init.d} does not match data dimension {self.dataset.d}")
+        if not isinstance(self.train_v, (bool, np.bool_)):
+            raise InputError(f"train_v must be True or False, got {self.train_v!r}")
+        if self.lr is not None and not (isinstance(self.lr, (int, float)) and not isinstance(self.lr, bool)
+                                        and math.isfinite(self.lr) and self.lr > 0.0):
+            raise InputError(f"lr must be a positive finite number or None, got {self.lr!r}")
+        if self.batch_size is not None:
+            if self.lr is None:
+                raise InputError("batch_size needs a step lr (SGD runs on the gd backend)")
+            if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, (int, np.integer)) \
+                    or not 1 <= self.batch_size <= self.dataset.n:
+                raise InputError(f"batch_size must be an integer in [1, {self.dataset.n}], got {self.batch_size!r}")
+        if isinstance(self.order_seed, bool) or not isinstance(self.order_seed, (int, np.integer)):
+            raise InputError(f"order_seed must be an integer, got {self.order_seed!r}")
+
+    @property
+    def algorithm(self) -> dict[str, Any]:
+        """The training variant as a record: train_v, and lr / batch_size / order_seed where set (empty for GF
+        with a trained second layer, the default)."""
+        out: dict[str, Any] = {} if self.train_v else {"train_v": False}
+        if self.lr is not None:
+            out["lr"] = float(self.lr)
+        if self.batch_size is not None:
+            out.update({"batch_size": int(self.batch_size), "order_seed": int(self.order_seed)})
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description: X, y, the eps-free W0, v0, log_eps, and the structured params."""
@@ -62,6 +97,7 @@ class Scenario:
             "loss": self.loss,
             "alpha": self.alpha,
             "params": dict(self.params),
+            **self.algorithm,
         }
 
     @classmethod
@@ -75,7 +111,10 @@ class Scenario:
                 float(data["log_eps"]),
                 str(data.get("init_kind", "given")),
             )
-            return cls(ds, init, str(data.get("loss", "exp")), float(data.get("alpha", 0.0)), dict(data.get("params", {})))
+            lr, batch = data.get("lr"), data.get("batch_size")
+            return cls(ds, init, str(data.get("loss", "exp")), float(data.get("alpha", 0.0)), dict(data.get("params", {})),
+                       train_v=bool(data.get("train_v", True)), lr=None if lr is None else float(lr),
+                       batch_size=None if batch is None else int(batch), order_seed=int(data.get("order_seed", 0)))
         except KeyError as exc:
             raise InputError(f"scenario description lacks the key {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -111,16 +111,16 @@ def resolve_horizon(horizon: Any, scenario: Scenario, report: Audit) -> float | 
     return min(float(value), MAX_HORIZON)
 
 
-SPACINGS = ("mixed", "log")
+SPACINGS = ("mixed", "log", "steps")
 LOG_START = 1e-3  # first sample of the "log" spacing (or t_end / 10 when that is earlier)
 
 
 def sample_times(t_end: float, count: int, spacing: str = "mixed") -> np.ndarray:
     """``count`` sample times in (0, t_end]. "mixed": half uniform, half geometric toward t_end = 0 (dense
     early); "log": geometric from min(LOG_START, t_end / 10) to t_end (the same count per decade, for the
-    asymptotic trend tests of long horizons)."""
-    if spacing not in SPACINGS:
-        raise InputError(f"unknown sample spacing {spacing!r}; choose one of {', '.join(SPACINGS)}")
+    asymptotic trend tests of long horizons); "steps" (gd backend: every iterate) is served by :func:`execute`."""
+    if spacing not in SPACINGS or spacing == "steps":
+        raise InputError(f"unknown sample spacing {spacing!r}; choose one of mixed, log")
     if spacing == "log":
         return np.geomspace(min(LOG_START, t_end / 10.0), t_end, max(2, count))
     half = max(2, count // 2)
@@ -133,26 +133,38 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
             form: str | None = None, dps: int = 30, papers: tuple[str, ...] | None = None,
             spacing: str = "mixed") -> Run:
     """Audit the scenario (with the hooks of ``papers``; None: every installed paper), resolve the horizon
-    and simulate (balanced inits in log-eps form).
+    and simulate (balanced inits in log-eps form) the scenario's model (``train_v``).
 
     Backend "mp" runs the mpmath backend at ``dps`` digits and hands the check a float64 copy
-    of its trajectory (:meth:`Trajectory.to_float`).
+    of its trajectory (:meth:`Trajectory.to_float`). Backend "gd" takes the scenario's ``lr`` (an
+    InputError where it has none), ``batch_size`` and ``order_seed``; spacing "steps" samples every
+    iterate k lr, k = 0 .. floor(t_end / lr) (gd only).
     """
     init = scenario.init
     ds = scenario.dataset
     report = audit(ds, init.W0, init.v0, log_eps=init.log_eps, alpha=scenario.alpha, papers=papers)
-    field = NetworkField.from_dataset(ds, scenario.loss, scenario.alpha)
+    field = NetworkField.from_dataset(ds, scenario.loss, scenario.alpha, scenario.train_v)
     t_end = resolve_horizon(horizon, scenario, report)
     if t_end is None:
         return Run(scenario, report, field, None, None if horizon is None else math.nan)
-    times = sample_times(t_end, samples, spacing)
     options: dict[str, Any] = {"dps": dps} if backend == "mp" else {"rtol": rtol}
-    if init.balanced:
+    if backend == "gd":
+        if scenario.lr is None:
+            raise InputError("backend 'gd' needs a scenario with a step lr")
+        options = {"lr": scenario.lr, "batch_size": scenario.batch_size, "seed": scenario.order_seed}
+    if spacing == "steps":
+        if backend != "gd":
+            raise InputError(f"spacing 'steps' samples every GD iterate; backend {backend!r} has none")
+        times = scenario.lr * np.arange(int(t_end / scenario.lr * (1.0 + 1e-12)) + 1)
+        t_end = float(times[-1])
+    else:
+        times = sample_times(t_end, samples, spacing)
+    if init.balanced and scenario.train_v:
         traj = simulate(ds, init.W0, init.v0, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
                         log_eps=init.log_eps, backend=backend, form=form, **options)
     else:
         traj = simulate(ds, init.W, init.v, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
-                        backend=backend, form=form, **options)
+                        backend=backend, form=form, train_v=scenario.train_v, **options)
     if backend == "mp":
         traj = traj.to_float()
     return Run(scenario, report, field, traj, t_end)

@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lr", type=float, default=None, help="step size (backend gd only)")
     p.add_argument("--batch-size", type=int, default=None, help="minibatch size for SGD (backend gd only)")
     p.add_argument("--seed", type=int, default=0, help="seed for SGD minibatches (default 0)")
+    p.add_argument("--fixed-v", action="store_true",
+                   help="keep the second layer fixed at INIT's v (train W only; e.g. v = (+1, ..., -1, ...))")
     p.add_argument("--log-eps", type=float, default=None, metavar="X", help="ln(eps): INIT then holds the eps-free balanced base")
     p.add_argument("--form", choices=("auto", "cartesian", "polar"), default="auto", help="state form (default auto)")
     p.add_argument("--dps", type=int, default=None, metavar="N", help="decimal digits (backend mp only)")
@@ -97,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         form=None if args.form == "auto" else args.form,
         batch_size=args.batch_size,
         seed=args.seed,
+        train_v=not args.fixed_v,
         progress=True if args.progress else None,
     )
     reason = nonfinite_state(traj)  # the limit backend's W = exp(r) U can overflow: never written as a result

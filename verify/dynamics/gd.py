@@ -8,7 +8,9 @@ update, so GD is automatically a regular solution). Step k ends at GF time t = k
 summed loss, lr is the GF time step (a mean-loss GD of step eta reaches summed time k eta/n).
 
 SGD (batch_size < n): each epoch draws a permutation of the data and takes floor(n/b)
-consecutive batches of size b (the remainder is dropped, as with drop_last=True). The batch
+consecutive batches of size b (the remainder is dropped, as with drop_last=True); the data indices
+of step k's batch are ``stats["order"][k]`` ((steps, b) integers; runs of more than MAX_ORDER steps
+do not record it and say so in ``stats["order_note"]``). The batch
 gradient is that of the summed loss over the batch scaled by n/b, an unbiased estimate of
 the full summed-loss gradient, so the time correspondence t = k lr holds in expectation. It
 is the same ``rhs`` call with S zeroed on the rows outside the batch (those rows then
@@ -50,6 +52,7 @@ from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
 
 MAX_STEPS = 10**8  # about an hour at the benchmark's 35 us per step
+MAX_ORDER = 10**7  # SGD runs up to this many steps record the batch order (80 MB at batch 1)
 
 
 def _events_between(P_old_pos: np.ndarray, P_new_pos: np.ndarray, t: float, alpha: float) -> list[Event]:
@@ -130,6 +133,7 @@ def solve_gd(
     n_steps = int(sample_steps[-1])
     t_end = float(times[-1])
     report_every = max(1, n_steps // 100)
+    order = np.empty((n_steps, b), dtype=np.int64) if sgd and n_steps <= MAX_ORDER else None
 
     form = CartesianForm(field, h, d)
     z = form.pack(W, v)
@@ -163,6 +167,8 @@ def solve_gd(
                     perm = rng.permutation(n)
                 mask[:] = 0.0
                 mask[perm[slot * b:(slot + 1) * b]] = 1.0
+                if order is not None:
+                    order[k] = perm[slot * b:(slot + 1) * b]
                 F = form.rhs(z, S * mask[:, None])
                 F *= scale
             else:
@@ -205,6 +211,8 @@ def solve_gd(
             "n_events": sum(1 for e in events if e.kind in ("activate", "deactivate")),
             "balancedness_gd_prediction": pred,
             "balancedness_actual": actual,
+            **({} if not sgd else {"order": order} if order is not None else
+               {"order_note": f"{n_steps} steps: more than {MAX_ORDER}, the batch order is not recorded"}),
         },
         params={"loss": field.loss.name, "alpha": field.alpha, "t_end": t_end, "lr": lr, "batch_size": b, "seed": seed, "train_v": field.train_v},
     )

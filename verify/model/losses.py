@@ -14,6 +14,12 @@ All five losses depend on the margin z = y * yhat (y in {-1, +1}):
 for z >= 0, l = 1 / (s + z) and g / y = 1 / (s (s + z)) = (1/s)^2 / (1 + z/s) (no cancellation,
 no overflow); for z < 0, l = s + a and g / y = 1 + a/s (sums of positive terms); (g - y)/y = -z/s.
 
+Mean vs summed loss (the one place this is said). The engine trains on the summed loss L = sum_i l_i; a paper
+that averages, L_mean = L / n, has the same flow slowed down by n: theta_mean(t) = theta_sum(t / n)
+(:func:`summed_time`). A mean-loss GD or SGD step eta (batch b: the mean over the batch) is the engine's step
+``lr = eta / n`` (:func:`summed_lr`), because the gd backend scales a batch's summed gradient by n / b; k such
+steps reach summed time k eta / n and mean time k eta.
+
 ``g_minus_y`` returns g - y without cancellation (expm1 / tanh), which is what the
 small-initialisation lemmas measure when yhat is of order eps^2. ``log_value`` is the log of
 the loss, finite even where the loss itself underflows.
@@ -116,6 +122,16 @@ class Loss:
         from scipy.special import logsumexp
 
         return float(logsumexp(self.log_value(y, yhat)))
+
+
+def summed_time(t_mean: float, n: int) -> float:
+    """Summed-loss (engine) time of mean-loss time ``t_mean`` on n examples: t_mean / n."""
+    return float(t_mean) / int(n)
+
+
+def summed_lr(eta: float, n: int) -> float:
+    """The gd backend's step for a mean-loss GD / SGD step ``eta`` on n examples: eta / n (any batch size)."""
+    return float(eta) / int(n)
 
 
 EXP = Loss(
