@@ -23,6 +23,7 @@ CATCHERS: dict[str, tuple[str, ...]] = {
     "v-sign-flipped": ("EC-polar-field", "EA-A1"),
     "limit-skip-crossing": ("EA-E4", "EA-E5"),
     "limit-alignment-slow": ("EA-C1",),
+    "sgd-with-replacement": ("LT-D4-epochs",),
     "loss-exp-derivative": ("EC-loss-derivative",),
     "loss-logistic-derivative": ("EC-loss-derivative",),
     "loss-logistic2-derivative": ("EC-loss-derivative",),

@@ -69,6 +69,11 @@ def _events_between(P_old_pos: np.ndarray, P_new_pos: np.ndarray, t: float, alph
     return events
 
 
+def epoch_order(rng: np.random.Generator, n: int) -> np.ndarray:
+    """One SGD epoch's visiting order: a uniform permutation of range(n) (sampling without replacement)."""
+    return rng.permutation(n)
+
+
 def steps_at(times: np.ndarray, lr: float) -> np.ndarray:
     """k = floor(t / lr) per time, with t/lr within 1e-9 (relative) of an integer taken as that integer."""
     q = np.asarray(times, dtype=float) / lr
@@ -164,7 +169,7 @@ def solve_gd(
             if sgd:
                 slot = k % per_epoch
                 if slot == 0:
-                    perm = rng.permutation(n)
+                    perm = epoch_order(rng, n)
                 mask[:] = 0.0
                 mask[perm[slot * b:(slot + 1) * b]] = 1.0
                 if order is not None:

@@ -219,6 +219,12 @@ def _limit_alignment_slow() -> contextlib.AbstractContextManager:
     return _patched((limit, "limit_weights", halved), (hybrid, "limit_weights", halved))
 
 
+def _sgd_with_replacement() -> contextlib.AbstractContextManager:
+    from verify.dynamics import gd
+
+    return _patched((gd, "epoch_order", lambda rng, n: rng.integers(0, n, size=n)))
+
+
 MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     Mutant("events-skip-crossing", "every 10th crossing not applied (logged, mode unchanged)",
            "verify/dynamics/events.py _Engine._settle_pair", _events_skip_crossing),
@@ -235,6 +241,8 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
            "verify/dynamics/limit.py _NeuronRun._resolve", _limit_skip_crossing),
     Mutant("limit-alignment-slow", "alignment phase 2x slower in the limit engine",
            "verify/dynamics/limit.py limit_weights", _limit_alignment_slow),
+    Mutant("sgd-with-replacement", "SGD epochs drawn with replacement instead of a permutation",
+           "verify/dynamics/gd.py epoch_order", _sgd_with_replacement),
     *(Mutant(f"loss-{name}-derivative", f"{name} loss derivative mirrored, w(z) -> w(-z)",
              "verify/model/losses.py Loss._weight", _loss_derivative(name))
       for name in ("exp", "logistic", "logistic2", "square")),
