@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from verify.claims.model import Claim, exact_margin, worst
+from verify.model.losses import summed_time
 
 # worst and exact_margin are verify's (verify.claims.model), re-exported for the paper's modules
 __all__ = ["ALPHA", "LOSS", "SEED", "U_ROUND", "engine_time", "exact_margin", "paper_claim", "paper_time", "worst"]
@@ -29,7 +30,7 @@ def paper_claim(source: str, **fields: Any) -> Claim:
 
 def engine_time(t_paper: float, n: int) -> float:
     """Engine (summed-loss) time of paper (mean-loss) time ``t_paper`` on n examples: t_paper / n."""
-    return float(t_paper) / int(n)
+    return summed_time(t_paper, n)
 
 
 def paper_time(t_engine: float, n: int) -> float:

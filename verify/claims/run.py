@@ -14,6 +14,7 @@ import numpy as np
 from verify.audit import Audit, audit
 from verify.claims.registry import named_horizons
 from verify.dynamics.field import NetworkField
+from verify.dynamics.gd import steps_at
 from verify.errors import InputError
 from verify.scenarios import Scenario
 from verify.simulate import simulate
@@ -155,7 +156,7 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     if spacing == "steps":
         if backend != "gd":
             raise InputError(f"spacing 'steps' samples every GD iterate; backend {backend!r} has none")
-        times = scenario.lr * np.arange(int(t_end / scenario.lr * (1.0 + 1e-12)) + 1)
+        times = scenario.lr * np.arange(int(steps_at(np.array([t_end]), scenario.lr)[0]) + 1)
         t_end = float(times[-1])
     else:
         times = sample_times(t_end, samples, spacing)
