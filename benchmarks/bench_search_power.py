@@ -1,10 +1,12 @@
 """Search power: how often the default search refutes claims that are false, and how fast.
 
-    python benchmarks/bench_search_power.py [--seeds 10] [--profile ci] [--paper ID ...] [--quick]
+    python benchmarks/bench_search_power.py [--seeds 10] [--profile ci] [--paper ID ...] [--generic] [--only ID ...] [--quick]
 
 The false-claim suite is every installed claim the catalogue expects REFUTED (the planted
 counterexamples and errata) that is decided by search -- symbolic claims are decided by their own
-procedure and do not depend on a seed, so they are left out. Each is searched with seeds
+procedure and do not depend on a seed, so they are left out. ``--generic`` searches instead the false
+claims of ``benchmarks/generic_false_claims.py``, written over the generic scenario strategies as a user
+would (the planted strategies are built to hit their counterexample; these are not). Each is searched with seeds
 0 .. K-1 at the profile's budget with no example database (``--db none``: every search depends on
 its seed alone). One JSON line per claim: refuted fraction, median and worst number of generated
 examples up to the first confirmed violation, verdicts per seed; then a summary line with the
@@ -30,8 +32,13 @@ from verify.verdicts import Verdict  # noqa: E402
 GOAL = 0.95
 
 
-def false_claims(paper_ids: list[str] | None) -> list:
-    """Claims expected REFUTED that a search decides (no direct runner)."""
+def false_claims(paper_ids: list[str] | None, generic: bool = False) -> list:
+    """Claims expected REFUTED that a search decides (no direct runner); ``generic``: the generic suite."""
+    if generic:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from generic_false_claims import CLAIMS
+
+        return list(CLAIMS)
     claims = catalogue(paper_ids) if paper_ids else catalogue()
     return [c for c in claims if c.expected == Verdict.REFUTED and c.runner is None]
 
@@ -59,9 +66,13 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--paper", action="append", help="restrict to these paper ids")
+    parser.add_argument("--generic", action="store_true", help="the false claims over generic strategies")
+    parser.add_argument("--only", action="append", help="restrict to these claim ids")
     parser.add_argument("--quick", action="store_true", help="3 claims x 2 seeds (smoke test)")
     args = parser.parse_args()
-    claims = false_claims(args.paper)
+    claims = false_claims(args.paper, args.generic)
+    if args.only:
+        claims = [c for c in claims if c.id in args.only]
     seeds = args.seeds
     if args.quick:
         claims, seeds = claims[:3], 2
@@ -78,7 +89,7 @@ def main() -> int:
                       "refuted_fraction": overall, "goal": GOAL, "meets_goal": overall >= GOAL,
                       "median_examples_to_violation": statistics.median(firsts) if firsts else None,
                       "below_goal": [r["name"] for r in rows if r["refuted_fraction"] < GOAL],
-                      "profile": args.profile}), flush=True)
+                      "profile": args.profile, "suite": "generic" if args.generic else "catalogue"}), flush=True)
     return 0
 
 

@@ -58,9 +58,53 @@ def test_steps_beyond_the_cap_are_not_rerun(monkeypatch) -> None:
     assert all("cost cap" in why for why in result.cross_check["skipped"])
 
 
-def test_pointwise_and_limit_claims_are_not_cross_checked() -> None:
+BALANCED = scenario(data="orthogonally_separable", init="balanced", n=(3, 5), d=(2, 3), h=(2, 3), eps=(1e-17, 1e-9),
+                    mu=(0.3, 0.9))
+
+
+def _limit_claim(**kw) -> Claim:
+    return Claim(id=kw.pop("id", "xc-limit"), source="test", statement="the limit directions stay unit vectors",
+                 over=BALANCED, backend="limit", horizon=kw.pop("horizon", 4.0),
+                 check=lambda run: float(1e-9 - np.max(np.abs(np.linalg.norm(run.trajectory.U, axis=2) - 1.0))), **kw)
+
+
+def test_pointwise_claims_are_not_cross_checked_and_say_why() -> None:
     assert not xc.applies(_claim(horizon=None))
-    assert not xc.applies(_claim(backend="limit"))
+    result = search(_claim(id="xc-pointwise", horizon=None), budget=2, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    assert result.cross_check["runs"] == 0 and "horizon None" in result.cross_check["not_applicable"]
+    assert errors(build_report([claim_entry(result)], {"profile": "test", "seed": 0})) == []
+
+
+def test_limit_claims_are_rerun_as_the_flow_at_a_smaller_eps() -> None:
+    assert xc.applies(_limit_claim())
+    result = search(_limit_claim(), budget=3, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    cc = result.cross_check
+    assert cc["engine"] == "limit" and cc["backend"] == "mp" and cc["runs"] == 2
+    assert 0.0 <= cc["max_disagreement"] <= cc["error"] < 1e-5 and cc["pattern_mismatches"] == 0
+
+
+def test_reference_eps_keeps_the_outputs_negligible() -> None:
+    from verify.claims.run import execute
+    from verify.data.generators import orthogonally_separable
+    from verify.model.init import balanced_init
+    from verify.scenarios import Scenario
+
+    ds = orthogonally_separable(2, 2, 3, 0.5, seed=1)
+    run = execute(Scenario(ds, balanced_init(3, 3, log_eps=-30.0, seed=2)), 4.0, backend="limit")
+    log_eps = xc.reference_log_eps(run)
+    norms = np.linalg.norm(run.X, axis=1)
+    top = float(np.max(run.trajectory.r)) - run.log_eps + log_eps
+    assert log_eps <= run.log_eps
+    assert 2.0 * top + np.log(run.trajectory.r.shape[1] * norms.max()) <= xc.LIMIT_OUTPUT_LOG
+
+
+def test_a_wrong_limit_engine_is_failed() -> None:
+    with MUTANTS["limit-alignment-slow"].active():
+        result = search(_limit_claim(id="xc-limit-mutant"), budget=3, seed=0)
+    assert result.verdict == Verdict.FAILED
+    assert "limit engine and the mp backend disagree" in result.reason
 
 
 def test_choose_is_seeded_and_keeps_the_worst() -> None:

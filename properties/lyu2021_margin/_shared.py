@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from verify.claims.model import Claim, exact_margin, worst
+from verify.claims.model import Claim, Margin, exact_margin, worst
 from verify.model.losses import summed_time
 
 # worst and exact_margin are verify's (verify.claims.model), re-exported for the paper's modules
-__all__ = ["ALPHA", "LOSS", "SEED", "U_ROUND", "engine_time", "exact_margin", "paper_claim", "paper_time", "worst"]
+__all__ = ["ALPHA", "LOSS", "SEED", "U_ROUND", "engine_time", "exact_margin", "largest_ratio", "paper_claim",
+           "paper_time", "worst"]
 
 SEED = "003"
 ALPHA = 0.5  # the sheet's reference runs (sheet 3.3); the paper's Figure 1 uses 1/2 as well
@@ -36,3 +37,10 @@ def engine_time(t_paper: float, n: int) -> float:
 def paper_time(t_engine: float, n: int) -> float:
     """Paper (mean-loss) time of engine time ``t_engine``: n t_engine."""
     return float(t_engine) * int(n)
+
+
+def largest_ratio(parts: list[Margin]) -> float | None:
+    """A check of several bounds: the largest measured / bound among ``parts`` (the tightest bound; None where no
+    part has a ratio)."""
+    ratios = [p.ratio for p in parts if p.ratio is not None]
+    return max(ratios) if ratios else None

@@ -39,8 +39,8 @@ from verify.verdicts import Verdict
 
 from properties.lyu2021_margin import quantities as Q
 from properties.lyu2021_margin._shared import ALPHA, LOSS, engine_time, paper_claim, paper_time
-from properties.lyu2021_margin.phase1 import (SWEEP_BUDGET, mu_hat, slid, slope_bound, state_tolerance, sweep_cases,
-                                              symmetric_data)
+from properties.lyu2021_margin.phase1 import (SWEEP_BUDGET, exponent_ratio, mu_hat, slid, slope_bound, state_tolerance,
+                                              sweep_cases, symmetric_data)
 
 EMBED_HORIZON = 60.0  # paper time of the Lemma 5.3 runs
 EMBED_RTOL = 1e-11
@@ -181,12 +181,15 @@ L53_ONE_SIDED = paper_claim(
 def order_trend(scales: np.ndarray, values: np.ndarray, errors: np.ndarray, order: float, what: str) -> Margin:
     """``values`` shrink with ``scales`` at least at order ``order`` - ORDER_TOL: the fitted order q (least-squares
     slope of ln value against ln scale) gives margin q - (order - ORDER_TOL), error the slope bound of the relative
-    errors."""
+    errors; ratio = the shrink over the range implied by q / the shrink the required order allows (phase1's
+    ``exponent_ratio``)."""
     s, v = np.asarray(scales, float), np.asarray(values, float)
     q, err = slope_bound(np.log(s), np.log(v), np.asarray(errors, float) / v)
     pairs = ", ".join(f"{x:.0e}: {y:.3g}" for x, y in zip(s, v))
+    ratio = exponent_ratio(order - ORDER_TOL - q, math.log(float(s.max() / s.min())))
+    slack = "" if ratio is None else f"; implied / allowed shrink = {ratio:.3g}"
     return Margin(q - (order - ORDER_TOL), err, f"{what} ({pairs}); fitted order {q:.3f} (expected {order:g}, "
-                                               f"required >= {order - ORDER_TOL:g})")
+                                               f"required >= {order - ORDER_TOL:g}){slack}", ratio=ratio)
 
 
 def flow_at(ds: Dataset, W: np.ndarray, a: np.ndarray, t_paper: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:

@@ -20,7 +20,7 @@ from verify.verdicts import Verdict
 
 from properties.lyu2021_margin import datasets as D
 from properties.lyu2021_margin import network as N
-from properties.lyu2021_margin._shared import ALPHA, U_ROUND, paper_claim, worst
+from properties.lyu2021_margin._shared import ALPHA, U_ROUND, largest_ratio, paper_claim, worst
 from properties.lyu2021_margin.late_phase import (BAD_PLATEAU, C_GLOBAL, LATE, SAFETY, TREND, bad_scenarios, beyond,
                                                   envelope, fixed_draws, gate, margin_ratio, ratio_error, read, series)
 
@@ -39,7 +39,8 @@ def suboptimal_direction(w_star: np.ndarray, m: int, seed: int, sign: float = 1.
 def kkt_suboptimal(case: GeometryCase) -> Margin:
     """C-KKTsub: at the direction of :func:`suboptimal_direction` (m in 1..5 and the sign from the case's seed),
     eps_KKT ~ 0 and delta_KKT ~ 0 (network.kkt_residual, active q_i <= (1 + 1e-9) q_min), gamma = (alpha/2) gamma_lin
-    < C gamma_lin. Error 1e3 n D u (the NNLS fit of an exactly consistent system; margins of O(1) sums)."""
+    < C gamma_lin (ratio gamma / (C gamma_lin), 2 alpha / (1 + alpha) on symmetric data). Error 1e3 n D u (the NNLS
+    fit of an exactly consistent system; margins of O(1) sums)."""
     case = as_case(case)
     ds = case.dataset
     mm = max_margin(ds)
@@ -53,9 +54,10 @@ def kkt_suboptimal(case: GeometryCase) -> Margin:
              Margin(-abs(gamma - 0.5 * ALPHA * mm.gamma_lin) / mm.gamma_lin, err,
                     f"gamma = {gamma:.10g} vs (alpha/2) gamma_lin = {0.5 * ALPHA * mm.gamma_lin:.10g}"),
              Margin(C_GLOBAL - gamma / mm.gamma_lin, err, f"< C gamma_lin = {C_GLOBAL * mm.gamma_lin:.6g}")]
-    out = worst(parts)
+    out, ratio = worst(parts), max(0.0, gamma) / (C_GLOBAL * mm.gamma_lin)
     return Margin(out.value, out.error, f"m = {m}, all along {'+' if sign > 0 else '-'}w*: "
-                                        + "; ".join(p.note for p in parts))
+                                        + "; ".join(p.note for p in parts) + f"; gamma / (C gamma_lin) = {ratio:.4g}",
+                  ratio=ratio)
 
 
 KKT_SUB = paper_claim(
@@ -94,8 +96,9 @@ KKT_SUB_S10 = paper_claim(
 def suboptimal_limit(run: Any) -> Margin:
     """S-8 control: a bad-event run converges to the suboptimal KKT direction +-(1/2) phi(+-<w*, x>): |gamma/(C gamma_lin)
     - 2 alpha/(1 + alpha)| and |N - (1 - alpha)/4| shrink in envelope; gamma~ > (alpha/2) gamma_lin (Lyu-Li) is a
-    violation. |sup-even - (1 - alpha)/4| (network.even_part_sup over +-w* and 64 seeded unit directions) is reported,
-    not decided: it follows the group's direction, which drifts by ~1e-6 over [1e4, 1e12] before it aligns with w*."""
+    violation. Ratio: the larger max_late / max_early of the two. |sup-even - (1 - alpha)/4| (network.even_part_sup
+    over +-w* and 64 seeded unit directions) is reported, not decided: it follows the group's direction, which drifts
+    by ~1e-6 over [1e4, 1e12] before it aligns with w*."""
     blocked = gate(run)
     if blocked is not None:
         return blocked
@@ -111,8 +114,9 @@ def suboptimal_limit(run: Any) -> Margin:
                       "|N - (1 - alpha)/4|")]
     sup = envelope(np.abs(series(lt, lambda W, a: N.even_part_sup(W, a, ALPHA, dirs)) - even), lt, SAFETY * lt.tol,
                    "reported: |sup-even - (1 - alpha)/4|")
-    out = worst(parts)
-    return Margin(out.value, out.error, "; ".join(p.note for p in parts + [sup]), ratio=out.ratio)
+    out, ratio = worst(parts), largest_ratio(parts)
+    slack = "" if ratio is None else f"; largest max late / max early = {ratio:.3g}"
+    return Margin(out.value, out.error, "; ".join(p.note for p in parts + [sup]) + slack, ratio=ratio)
 
 
 S8_CONTROL = paper_claim(

@@ -140,13 +140,15 @@ def ratio_error(lt: Late) -> float:
 
 def beyond(lt: Late, target: float, what: str) -> Margin | None:
     """Lyu-Li certificate: gamma~(t_end) > target + error means the limit margin exceeds ``target`` (a violation of
-    convergence to a direction of margin ``target``), else None. Error: gamma~'s sensitivity, as :func:`ratio_error`."""
+    convergence to a direction of margin ``target``), else None. Error: gamma~'s sensitivity, as :func:`ratio_error`;
+    ratio gamma~ / target (> 1 where it fires; target > 0)."""
     smooth = N.smoothed_margin(lt.X, lt.y, lt.W[-1], lt.a[-1], ALPHA)
     err = ratio_error(lt) * C_GLOBAL * lt.gamma_lin * 1.4
     if smooth is None or smooth <= target + err:
         return None
     return Margin(target - smooth, err, f"gamma~(t = {lt.t[-1]:.3g}) = {smooth:.6g} > {what} = {target:.6g}: "
-                                        f"the limit margin is >= gamma~ (Lyu-Li), so the limit is not there")
+                                        f"the limit margin is >= gamma~ (Lyu-Li), so the limit is not there",
+                  ratio=smooth / target)
 
 
 def one_sign(lt: Late) -> str | None:

@@ -98,6 +98,14 @@ def slope_bound(x: np.ndarray, y: np.ndarray, dy: np.ndarray) -> tuple[float, fl
     return float(c @ y), float(np.abs(c) @ dy)
 
 
+def exponent_ratio(excess: float, span: float) -> float | None:
+    """The slack of a bound on a fitted exponent over a log-range ``span``: exp(excess span), the factor the fitted
+    exponent implies over the range / the factor the bound allows (excess = fitted - allowed for an upper bound,
+    required - fitted for a lower one; <= 1 iff the bound holds); exponent capped at 700, None where not finite."""
+    x = excess * span
+    return math.exp(min(x, 700.0)) if math.isfinite(x) else None
+
+
 def bounded_trend(scales: np.ndarray, values: np.ndarray, errors: np.ndarray, what: str) -> Margin:
     """"``values`` stay bounded as ``scales`` shrink": the growth exponent p (slope of ln value against ln(1/scale))
     is at most GROWTH_TOL. Value GROWTH_TOL - p, error the slope bound of the relative errors, ratio = the growth over
@@ -112,7 +120,7 @@ def bounded_trend(scales: np.ndarray, values: np.ndarray, errors: np.ndarray, wh
     lo, hi = int(np.argmin(s)), int(np.argmax(s))
     return Margin(GROWTH_TOL - p, err, f"{what}: {v[hi]:.4g} at {s[hi]:.3g}, {v[lo]:.4g} at {s[lo]:.3g} "
                                        f"({s.size} scales); growth exponent {p:.4g} (allowed {GROWTH_TOL:g})",
-                  ratio=math.exp((p - GROWTH_TOL) * span))
+                  ratio=exponent_ratio(p - GROWTH_TOL, span))
 
 
 def with_params(cases: st.SearchStrategy[GeometryCase], **variant: str) -> st.SearchStrategy[GeometryCase]:

@@ -75,7 +75,9 @@ def hinted_cases(draw: st.DrawFn, eps_factors: tuple[float, ...] = (0.1, 0.5, 0.
 def hinted_properties(case: GeometryCase) -> Margin:
     """C-D6.1: w*(S') = w*(S) and gamma_lin(S') = eps (error 10x the QPs' KKT residuals and solver distances); if
     eps < gamma_lin(S) and H > eps the support vectors of S' are exactly x2', x3' (index sets); for 512 seeded unit w,
-    min(<w, x2'>, <w, x3'>) <= eps <w, w*> (x2' + x3' = 2 eps w*; error 8 u (eps + K))."""
+    min(<w, x2'>, <w, x3'>) <= eps <w, w*> (x2' + x3' = 2 eps w*; error 8 u (eps + K)). Ratio: the max of
+    min(<w, x2'>, <w, x3'>) / (eps <w, w*>) over the w with <w, w*> > 0 (the others have a bound <= 0; a negative
+    min counts 0)."""
     case = as_case(case)
     ds, p = case.dataset, case.params
     n0, eps, K = ds.n - 3, float(p["eps"]), float(p["K"])
@@ -92,10 +94,15 @@ def hinted_properties(case: GeometryCase) -> Margin:
                                                                           f"rows {n0 + 1}, {n0 + 2})"))
     U = case.rng.standard_normal((TEST_POINTS, ds.d))
     U /= np.linalg.norm(U, axis=1, keepdims=True)
-    gap = eps * (U @ w) - np.minimum(U @ ds.X[n0 + 1], U @ ds.X[n0 + 2])
+    low, cos = np.minimum(U @ ds.X[n0 + 1], U @ ds.X[n0 + 2]), U @ w
+    gap, up = eps * cos - low, cos > 0.0
+    ratio = float(np.max(np.maximum(low[up], 0.0) / (eps * cos[up]))) if np.any(up) else None
+    slack = "" if ratio is None else (f"; max over the {int(up.sum())} w with cos(beta) > 0 of min(<w, x2'>, "
+                                      f"<w, x3'>) / (eps cos(beta)) = {ratio:.4g}")
     parts.append(Margin(float(gap.min()), 8.0 * U_ROUND * (eps + K), f"min over {TEST_POINTS} unit w of eps cos(beta) - "
                                                                      f"min(<w, x2'>, <w, x3'>) = {gap.min():.3g}"))
-    return worst(parts)
+    out = worst(parts)
+    return Margin(out.value, out.error, out.note + slack, vacuous=out.vacuous, ratio=ratio)
 
 
 D61 = static_claim(

@@ -24,7 +24,7 @@ from verify.verdicts import Verdict
 from properties.lyu2021_margin import datasets as D
 from properties.lyu2021_margin import max_margin as MM
 from properties.lyu2021_margin import single_direction as SD
-from properties.lyu2021_margin._shared import ALPHA, U_ROUND, paper_claim, worst
+from properties.lyu2021_margin._shared import ALPHA, U_ROUND, largest_ratio, paper_claim, worst
 from properties.lyu2021_margin.network import even_part_index, norm_sq, normalised_margin
 from properties.lyu2021_margin.quantities import symmetry_mismatch
 
@@ -134,7 +134,7 @@ def structure(ds, W: np.ndarray, a: np.ndarray, alpha: float, p: np.ndarray, Gam
     ((1+alpha) Gamma delta / (2 (1-alpha)) + max||x|| sqrt(delta/2)) / ((1-delta) Gamma), |A - 1/4|, |B - 1/4| <=
     beta/2 + delta/4, and the even part N(theta) <= ((1-alpha)/2)(beta + sqrt(d delta/2)) (for gamma > 0, i.e.
     delta < 1; none otherwise). At an exact maximiser (delta = 0) this is (c): balanced neurons along +-w*,
-    A = B = 1/4, v = w*/2, f linear."""
+    A = B = 1/4, v = w*/2, f linear. Each row's ratio: deviation / bound (every bound is > 0: delta includes fp)."""
     scale = math.sqrt(norm_sq(W, a))
     W, a = W / scale, a / scale
     x_max = ds.X_max
@@ -159,7 +159,8 @@ def structure(ds, W: np.ndarray, a: np.ndarray, alpha: float, p: np.ndarray, Gam
             ("|B - 1/4|", abs(B - 0.25), beta / 2.0 + delta / 4.0),
             ("even part N", even_part_index(W, a, alpha), (1.0 - alpha) / 2.0 * (beta + math.sqrt(ds.d * delta / 2.0)))]
     err = 64.0 * (len(a) * (ds.d + 1) + ds.n) * U_ROUND
-    return [Margin(bound - dev, err, f"{name} = {dev:.3g} <= {bound:.3g}") for name, dev, bound in rows]
+    return [Margin(bound - dev, err, f"{name} = {dev:.3g} <= {bound:.3g}", ratio=dev / bound)
+            for name, dev, bound in rows]
 
 
 def closed_form_optimum(case: GeometryCase) -> Margin:
@@ -167,7 +168,8 @@ def closed_form_optimum(case: GeometryCase) -> Margin:
     Realised lower ends (SLSQP at width m, and the certifying net) must not exceed its upper end, and the certified
     upper end (the LP's dual, all widths, for m >= 2; the exact one-neuron SVM bound for m = 1) must reach its lower
     end: a miss either way is a counterexample. If the ends are further than AGREE from it, the optimisers fell short:
-    inconclusive. For m >= 2 on symmetric data the SLSQP maximiser must also satisfy :func:`structure`."""
+    inconclusive. For m >= 2 on symmetric data the SLSQP maximiser must also satisfy :func:`structure` (ratio: the
+    largest deviation / bound of its rows; the closed-form equality itself has none)."""
     case = as_case(case)
     vacuous = premise_a41(case)
     if vacuous is not None:
@@ -184,15 +186,17 @@ def closed_form_optimum(case: GeometryCase) -> Margin:
     lowers = [opt.gamma, certified.lower]
     if m >= 2 and case.params.get("drops") != "A4.1" and value == "(1+alpha)/4":
         parts += structure(ds, opt.W, opt.a, alpha, p, hi)
-    out = worst(parts)
+    out, ratio = worst(parts), largest_ratio(parts)
     note = f"alpha = {alpha:g}, m = {m}, KKT residual {opt.kkt[0]:.2g}: " + "; ".join(q.note for q in parts)
+    if ratio is not None:
+        note += f"; largest structure deviation / bound = {ratio:.3g}"
     if out.value < -out.error:
-        return Margin(out.value, out.error, note)
+        return Margin(out.value, out.error, note, ratio=ratio)
     resolution = certified.upper - certified.lower
     short = max(t_lo - min(lowers), certified.upper - t_hi)
     if short > AGREE * t_lo + resolution:
-        return Margin(out.value, math.inf, f"the optimisers miss the closed form by {short:.3g}: {note}")
-    return Margin(out.value, out.error, note)
+        return Margin(out.value, math.inf, f"the optimisers miss the closed form by {short:.3g}: {note}", ratio=ratio)
+    return Margin(out.value, out.error, note, ratio=ratio)
 
 
 T42_OPTIMUM = static_claim(
@@ -255,14 +259,15 @@ CLASSES = {"linear": SD.linear_class, "f_inf": SD.leaky_unit, "single_neuron": S
 
 def relation(left: str, rel: str, right: str, brackets: dict, err: float) -> Margin:
     """One link of a chain. "<": certified iff upper(left) < lower(right), refuted iff upper(right) <= lower(left),
-    else inconclusive. "=": holds iff both brackets lie within EQUAL (relative) of each other, refuted iff they are
-    disjoint, else inconclusive."""
+    else inconclusive; ratio upper(left) / lower(right) (None where lower(right) <= 0). "=": holds iff both brackets
+    lie within EQUAL (relative) of each other, refuted iff they are disjoint, else inconclusive; no ratio."""
     l_lo, l_hi, r_lo, r_hi = brackets[left].lower, brackets[left].upper, brackets[right].lower, brackets[right].upper
     text = f"{left} [{l_lo:.8g}, {l_hi:.8g}] {rel} {right} [{r_lo:.8g}, {r_hi:.8g}]"
     if rel == "<":
+        ratio = max(0.0, l_hi) / r_lo if r_lo > 0.0 else None
         if r_lo - l_hi > err or r_hi - l_lo < -err:
-            return Margin(r_lo - l_hi if r_lo - l_hi > err else r_hi - l_lo, err, text)
-        return Margin(r_lo - l_hi, math.inf, f"{text}: the brackets overlap")
+            return Margin(r_lo - l_hi if r_lo - l_hi > err else r_hi - l_lo, err, text, ratio=ratio)
+        return Margin(r_lo - l_hi, math.inf, f"{text}: the brackets overlap", ratio=ratio)
     spread, gap = max(l_hi, r_hi) - min(l_lo, r_lo), max(l_lo, r_lo) - min(l_hi, r_hi)
     if spread <= EQUAL * max(l_lo, r_lo):
         return Margin(EQUAL * max(l_lo, r_lo) - spread, err, text)
@@ -273,14 +278,16 @@ def relation(left: str, rel: str, right: str, brackets: dict, err: float) -> Mar
 
 def margin_chain(case: GeometryCase) -> Margin:
     """The chain of classes in the case (names of :data:`CLASSES` joined by "<" or "="), every link by
-    :func:`relation`; the worst link decides."""
+    :func:`relation`; the worst link decides; ratio: the largest of the "<" links'."""
     case = as_case(case)
     ds, alpha, chain = case.dataset, float(case.params["alpha"]), list(case.params["chain"])
     brackets = {name: CLASSES[name](ds, alpha) for name in chain[::2]}
     err = MM.margin_error(ds.n, ds.d, ds.n + 1, ds.X_max)
     links = [relation(chain[k], chain[k + 1], chain[k + 2], brackets, err) for k in range(0, len(chain) - 2, 2)]
-    out = worst(links)
-    return Margin(out.value, out.error, f"{ds.name}, alpha = {alpha:g}: " + "; ".join(q.note for q in links))
+    out, ratio = worst(links), largest_ratio(links)
+    slack = "" if ratio is None else f"; largest upper(left) / lower(right) over the '<' links = {ratio:.4g}"
+    return Margin(out.value, out.error, f"{ds.name}, alpha = {alpha:g}: " + "; ".join(q.note for q in links) + slack,
+                  ratio=ratio)
 
 
 INTRO_D = static_claim(

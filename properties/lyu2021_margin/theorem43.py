@@ -18,7 +18,7 @@ from verify.verdicts import Verdict
 from properties.lyu2021_margin import network as N
 from properties.lyu2021_margin import quantities as Q
 from properties.lyu2021_margin import scenarios as SC
-from properties.lyu2021_margin._shared import ALPHA, paper_claim, worst
+from properties.lyu2021_margin._shared import ALPHA, largest_ratio, paper_claim, worst
 from properties.lyu2021_margin.late_phase import (BAD_PLATEAU, C_GLOBAL, LATE, SAFETY, TREND, beyond, envelope,
                                                   fixed_draws, gate, margin_ratio, one_sign, ratio_error, read, series)
 
@@ -115,11 +115,11 @@ S8_MARGIN = paper_claim(
 def linear_structure(run: Any) -> Margin:
     """Theorem 4.3's limit f = C <w*, x> and its neurons (C-T4.3 finite check 3): the even-part index N, ||sum_k a_k
     w_k / ||theta||^2 - w*/2|| and, for neurons carrying >= SHARE_MIN of ||theta||^2, ||a_k|/||w_k|| - 1| shrink in
-    envelope, and sign(cos(w_k, w*)) = sign(a_k) = sign(b-bar_k) on the window. 1 - |cos(w_k, w*)| is reported, not
-    decided: in slow runs (lopsided b-bar) the majority group's direction drifts by ~1e-6 over [1e4, 1e12] before it
-    aligns (measured; a finite-time transit). A run that ends single-signed has N >= ((1 - alpha)/2) ||odd part|| for
-    ever (module docstring): a violation. Error SAFETY tol (>= 1e-8, above N's O(sqrt(u)) floor: sqrt(1 - rho^2) at
-    |rho| ~ 1)."""
+    envelope (ratio: the largest max_late / max_early of the three), and sign(cos(w_k, w*)) = sign(a_k) =
+    sign(b-bar_k) on the window. 1 - |cos(w_k, w*)| is reported, not decided: in slow runs (lopsided b-bar) the
+    majority group's direction drifts by ~1e-6 over [1e4, 1e12] before it aligns (measured; a finite-time transit). A
+    run that ends single-signed has N >= ((1 - alpha)/2) ||odd part|| for ever (module docstring): a violation. Error
+    SAFETY tol (>= 1e-8, above N's O(sqrt(u)) floor: sqrt(1 - rho^2) at |rho| ~ 1)."""
     blocked = gate(run)
     if blocked is not None:
         return blocked
@@ -143,9 +143,10 @@ def linear_structure(run: Any) -> Margin:
              Margin(float(np.min(agree)), err, f"min sign(b_k) x (cos(w_k, w*), a_k/||(w_k, a_k)||) = "
                                                f"{float(np.min(agree)):.3g} on the window")]
     aligned = envelope(1.0 - np.abs(cos[:, carrying]), lt, err, "reported: 1 - |cos(w_k, w*)|")
-    out = worst(parts)
+    out, ratio = worst(parts), largest_ratio(parts)
+    slack = "" if ratio is None else f"; largest max late / max early = {ratio:.3g}"
     return Margin(out.value, out.error, "; ".join(p.note for p in parts) + f"; {aligned.note}, neurons "
-                  f"{carrying.tolist()}; N(t_end) = {N.even_part_index(W[-1], a[-1], ALPHA):.3g}", ratio=out.ratio)
+                  f"{carrying.tolist()}; N(t_end) = {N.even_part_index(W[-1], a[-1], ALPHA):.3g}{slack}", ratio=ratio)
 
 
 T43_LINEAR = paper_claim(

@@ -90,8 +90,9 @@ def local_convergence(run: Any) -> Margin:
     """T5.6, gamma(limit) = gamma* = gamma(theta-bar*), by its two finite-time certificates: gamma~(t_end) > gamma*
     (Lyu-Li: the limit margin is larger) and a single-signed end with (alpha/2) gamma_lin < gamma* (the limit margin is
     smaller; :func:`late_phase.one_sign`) are violations. Otherwise the value is (gamma* - gamma~(t_end)) / gamma*, the
-    room left in the bracket gamma~(t_end) <= gamma(limit) <= max; the note gives the gap's envelope trend (a
-    finite-time reading that fails near the optimum, see S19-T56-gap) and the drift against eps."""
+    room left in the bracket gamma~(t_end) <= gamma(limit) <= max, ratio gamma~(t_end) / gamma* (0 for gamma~ <= 0;
+    gamma* / ((alpha/2) gamma_lin) at a single-signed end); the note gives the gap's envelope trend (a finite-time
+    reading that fails near the optimum, see S19-T56-gap) and the drift against eps."""
     blocked = gate(run)
     if blocked is not None:
         return blocked
@@ -104,11 +105,13 @@ def local_convergence(run: Any) -> Margin:
     err = ratio_error(lt) * C_GLOBAL * lt.gamma_lin / gamma_star
     if sign is not None and low < gamma_star * (1.0 - err):
         return Margin(low / gamma_star - 1.0, err, f"{sign}: the limit margin is <= (alpha/2) gamma_lin = {low:.6g} < "
-                                                   f"gamma* = {gamma_star:.6g}; {drift}")
+                                                   f"gamma* = {gamma_star:.6g}; {drift}", ratio=gamma_star / low)
     smooth = N.smoothed_margin(lt.X, lt.y, lt.W[-1], lt.a[-1], ALPHA)
     trend = envelope(gap, lt, err, "|gamma - gamma*| / gamma*")
+    ratio = max(0.0, smooth) / gamma_star
     return Margin((gamma_star - smooth) / gamma_star, err, f"gamma~(t_end) = {smooth:.6g} <= gamma(limit) <= gamma* = "
-                                                          f"{gamma_star:.6g}; {trend.note}; {drift}")
+                                                          f"{gamma_star:.6g}; {trend.note}; {drift}; gamma~(t_end) / "
+                                                          f"gamma* = {ratio:.6g}", ratio=ratio)
 
 
 def gap_trend(run: Any) -> Margin:

@@ -35,7 +35,7 @@ from properties.lyu2021_margin import max_margin as MM
 from properties.lyu2021_margin import network as N
 from properties.lyu2021_margin import quantities as Q
 from properties.lyu2021_margin import single_direction as SD
-from properties.lyu2021_margin._shared import ALPHA, LOSS, paper_claim, worst
+from properties.lyu2021_margin._shared import ALPHA, LOSS, largest_ratio, paper_claim, worst
 from properties.lyu2021_margin.scenarios import draw_scenario
 from properties.lyu2021_margin.section6 import H_SMALL, HINTED, HINTED_B, TEST_POINTS, hinted_ds, tolerance
 
@@ -151,7 +151,8 @@ def reference(config: tuple[float, float, float], direction: tuple[float, ...], 
 def sigma_trend(run: Any) -> Margin:
     """C-T6.2 in sigma: the run (sigma = 1e-8) and its draw at 1e-4, 1e-6, to the same time T, against the reference.
     Parts: odds N/P at 1e-8 <= SHRINK max(odds at 1e-4, 1e-6) (error 4 err max odds, ratio = odds / bound), and the
-    positive group's misalignment max_k (1 - cos(w_k, w_ref)) likewise (error err: the runs' tolerances summed)."""
+    positive group's misalignment max_k (1 - cos(w_k, w_ref)) likewise (error err: the runs' tolerances summed; ratio
+    None where the bound is within err). The check's ratio is the larger of the two."""
     p, ds = run.scenario.params, run.dataset
     config, s, T = tuple(p["hinted"]), np.sign(run.init.v0), float(run.horizon)
     rtol = min(max(float(run.trajectory.params.get("rtol") or 1e-10), 1e-12), 1e-10)
@@ -173,13 +174,15 @@ def sigma_trend(run: Any) -> Margin:
         if min(spl) > SPLIT:
             return Margin(0.0, 0.0, f"escape at every sigma (S-9: sigma not small enough for this draw): {note}", vacuous=True)
         return Margin(0.0, math.inf, f"positive group split at sigma = 1e-8 only: non-monotone in sigma (sheet 2.0): {note}")
-    parts = [Margin(SHRINK * max(mis[:-1]) - mis[-1], err, "misalignment")]
+    top_mis = SHRINK * max(mis[:-1])
+    parts = [Margin(top_mis - mis[-1], err, "misalignment", ratio=mis[-1] / top_mis if top_mis > err else None)]
     if np.any(s < 0):
         top = max(odds[:-1])
         parts.append(Margin(SHRINK * top - odds[-1], 4.0 * err * max(odds), "odds",
                             ratio=odds[-1] / (SHRINK * top) if top > 0.0 else None))
-    out = worst(parts)
-    return Margin(out.value, out.error, f"worst part: {out.note}; {note}", ratio=out.ratio)
+    out, ratio = worst(parts), largest_ratio(parts)
+    slack = "" if ratio is None else f"; largest value at 1e-8 / (SHRINK x max earlier) = {ratio:.3g}"
+    return Margin(out.value, out.error, f"worst part: {out.note}; {note}{slack}", ratio=ratio)
 
 
 T62_SIGMA = paper_claim(
@@ -252,7 +255,9 @@ def linear_boundary(run: Any) -> Margin:
     """C-S6-intro at t = T: the positive group is co-aligned (spread <= SPLIT); sign f(x) = sign <w*, x> on TEST_POINTS
     seeded unit x with |<w*, x>| >= BAND (value min sign(<w*, x>) f(x) / ||theta||^2); gamma <= gamma_f_inf + (ln n) /
     ||theta||^2, which is below the lower end of the global max margin (:func:`max_margin.global_margin`, the
-    infinite-width LP). Error SAFETY (rtol + error estimate); for the last part the relative width of the LP bracket."""
+    infinite-width LP). Error SAFETY (rtol + error estimate); for the last part the relative width of the LP bracket.
+    Ratio: the larger of gamma / (gamma_f_inf + ln n/||theta||^2) (0 for gamma <= 0) and (gamma_f_inf + ln n /
+    ||theta||^2) / the LP's lower end (the spread and sign parts are structure, no ratio)."""
     ds, w_star, tol = run.dataset, run.audit.max_margin.svm.direction, tolerance(run.trajectory)
     W, a, s = run.W[-1], run.v[-1], np.sign(run.init.v0)
     th2, g_inf, lp = N.norm_sq(W, a), gamma_f_inf(ds), MM.global_margin(ds, ALPHA)
@@ -262,13 +267,17 @@ def linear_boundary(run: Any) -> Margin:
     x = x[np.abs(x @ w_star) >= BAND]
     agree, sp = np.sign(x @ w_star) * N.outputs(x, W, a, ALPHA) / th2, spread(groups(W, a, s)[1])
     note = f"{describe(ds, W, a, s, w_star)}; global max margin in [{lp.lower:.6g}, {lp.upper:.6g}] (LP, sheet 0.0676)"
-    return worst([Margin(float(agree.min()), tol, f"min sign(<w*, x>) f(x)/||theta||^2 = {agree.min():.3g} over {len(x)} "
-                                                  f"test points; {note}"),
-                  Margin(SPLIT - sp, tol, f"positive-group spread {sp:.3g}; {note}"),
-                  Margin((g_inf + gap - g) / g_inf, tol, f"gamma {g:.5g} vs gamma_f_inf + ln n/||theta||^2 = "
-                                                        f"{g_inf + gap:.5g}; {note}"),
-                  Margin((lp.lower - g_inf - gap) / lp.lower, (lp.upper - lp.lower) / lp.lower,
-                         f"gamma_f_inf + ln n/||theta||^2 = {g_inf + gap:.5g} below the global max; {note}")])
+    chain = [Margin((g_inf + gap - g) / g_inf, tol, f"gamma {g:.5g} vs gamma_f_inf + ln n/||theta||^2 = "
+                                                    f"{g_inf + gap:.5g}; {note}", ratio=max(0.0, g) / (g_inf + gap)),
+             Margin((lp.lower - g_inf - gap) / lp.lower, (lp.upper - lp.lower) / lp.lower,
+                    f"gamma_f_inf + ln n/||theta||^2 = {g_inf + gap:.5g} below the global max; {note}",
+                    ratio=(g_inf + gap) / lp.lower)]
+    out = worst([Margin(float(agree.min()), tol, f"min sign(<w*, x>) f(x)/||theta||^2 = {agree.min():.3g} over "
+                                                 f"{len(x)} test points; {note}"),
+                 Margin(SPLIT - sp, tol, f"positive-group spread {sp:.3g}; {note}")] + chain)
+    return Margin(out.value, out.error, f"{out.note}; gamma / (gamma_f_inf + ln n/||theta||^2) = {chain[0].ratio:.4g}, "
+                                        f"(gamma_f_inf + ln n/||theta||^2) / LP lower end = {chain[1].ratio:.4g}",
+                  ratio=largest_ratio(chain))
 
 
 S6I = paper_claim(

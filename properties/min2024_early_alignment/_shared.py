@@ -39,6 +39,13 @@ def _worst(parts: list[tuple[float, float, str]], empty: str) -> Margin:
     return Margin(float(value), float(error), note)
 
 
+def bracketed_ratio(lo: float, hi: float) -> float | None:
+    """A bound's slack when the sampled run only brackets it, measured / bound in [lo, hi]: hi where that resolves the
+    bound (hi <= 1), lo where it resolves a violation (lo > 1), None where the bracket straddles 1 (unresolved, as
+    the margin then is: its error is the bracket width)."""
+    return hi if hi <= 1.0 else (lo if lo > 1.0 else None)
+
+
 def _groups(run) -> tuple[np.ndarray, np.ndarray, float]:
     """(V~+ mask, V~- mask, t1_emp): neurons in S+ / S- from t1_emp on (pattern history)."""
     pieces = tm.pattern_history(run)

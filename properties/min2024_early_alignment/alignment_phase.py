@@ -26,7 +26,8 @@ def lemma10_margin(run) -> Margin:
     """EA-E1 (24): |d/dt psi_rj - s_j (psi_ra - psi_rj psi_aj)||x_a|| | <= 2 n X_max max|f| at every
     sampled state with max|f| <= 1, for references x_r = y_i x_i/||x_i||, x+/||x+||, x-/||x-|| and
     two seeded random unit vectors. Identity: x_r^T P_u x_a = ||x_a||(psi_ra - psi_rj psi_aj), so the
-    difference is s_j <x_r, P_u sum_i S_ij (g_i - y_i) x_i> (computed without cancellation)."""
+    difference is s_j <x_r, P_u sum_i S_ij (g_i - y_i) x_i> (computed without cancellation). Slack: the largest
+    |difference| / (2 n X_max max|f|) (= 1 - margin)."""
     X, y, fld = run.X, run.y, run.field
     t, R, U, s = tm.polar_samples(run)
     n = X.shape[0]
@@ -63,7 +64,7 @@ def lemma10_margin(run) -> Margin:
                 worst_err = err / bound
     if used == 0:
         return Margin(0.0, 0.0, note, vacuous=True)
-    return Margin(worst, worst_err + 1e-13, note)
+    return Margin(worst, worst_err + 1e-13, note, ratio=max(0.0, 1.0 - worst))
 
 
 E1 = paper_claim(
@@ -89,7 +90,7 @@ def _fstar(run, reading: str) -> float | None:
 
 def eq29_margin(reading: str):
     """EA-E2: ln F* - ln max_i |f(x_i)| over samples t <= T(eps), F* = mm sqrt(mu) X_min/(4 n X_max)
-    with mm of the given zeta reading; ln|f| from the polar state (f ~ eps^2 underflows)."""
+    with mm of the given zeta reading; ln|f| from the polar state (f ~ eps^2 underflows). Slack max|f| / F*."""
 
     def check(run) -> Margin:
         fstar = _fstar(run, reading)
@@ -105,13 +106,14 @@ def eq29_margin(reading: str):
         # relative error of |f| <= 3 err sum|terms|/|f| (r and u each off by err), plus rounding
         rel = 3.0 * err * float(np.exp(min(labs[k] - lf[k], 700.0))) if math.isfinite(lf[k]) else 0.0
         value = math.log(fstar) - worst
+        ratio = math.exp(min(-value, 700.0))
         other = _fstar(run, "max" if reading == "min" else "min")
-        note = (f"log10 max|f| = {worst / math.log(10):.6g} vs log10 F* = {math.log10(fstar):.6g} ({reading} reading); "
-                f"log10 eps = {run.log_eps / math.log(10):.6g}, T = {run.audit.T_eps:.6g}")
+        note = (f"log10 max|f| = {worst / math.log(10):.6g} vs log10 F* = {math.log10(fstar):.6g} ({reading} reading, "
+                f"max|f| / F* = {ratio:.3g}); log10 eps = {run.log_eps / math.log(10):.6g}, T = {run.audit.T_eps:.6g}")
         if other is not None:
             note += f"; other reading: log10 F* = {math.log10(other):.6g}"
         rounding = 1e-12 * (abs(worst) + 1.0) if math.isfinite(worst) else 0.0  # f == 0 exactly: nothing to round
-        return Margin(value, rel + rounding, note)
+        return Margin(value, rel + rounding, note, ratio=ratio)
 
     return check
 
@@ -185,14 +187,15 @@ def boundary_push(quantitative: bool):
     """EA-E3 at the initial state: for each neuron j and point i, put u_j on x_i^perp (skip if the
     projected direction is dead), keep r_j (balanced) and evaluate exactly
     D = d/dt <w_j/||w_j||, y_i x_i/||x_i||> = s_j <y_i x_i/||x_i||, G_j> (sigma'(0) = 0: x_i inactive).
-    Sign part: s_j D > 0 (any eps). Quantitative part (eps as in (28)): s_j D >= mu^{3/2} X_min/2."""
+    Sign part: s_j D > 0 (any eps). Quantitative part (eps as in (28)): s_j D >= mu^{3/2} X_min/2, slack
+    max (mu^{3/2} X_min/2) / (s_j D) over the pairs with s_j D > 0 (a pair with s_j D <= 0 is left to the margin)."""
 
     def check(run) -> Margin:
         X, y, fld = run.X, run.y, run.field
         r0, U0, s = tm.initial_polar(run)
         Xn = X / np.linalg.norm(X, axis=1)[:, None]
         level = run.audit.mu ** 1.5 * run.audit.X_min / 2.0 if quantitative else 0.0
-        worst, note, used, err = math.inf, "every projected direction is dead", 0, 0.0
+        worst, note, used, err, ratio = math.inf, "every projected direction is dead", 0, 0.0, None
         for j in range(U0.shape[0]):
             for i in range(X.shape[0]):
                 u = U0[j] - (U0[j] @ Xn[i]) * Xn[i]
@@ -215,13 +218,15 @@ def boundary_push(quantitative: bool):
                 scale = float(np.sum(act * np.abs(g) * np.linalg.norm(X, axis=1)))
                 val = (s[j] * D - level) / scale
                 used += 1
+                if quantitative and s[j] * D > 0.0:
+                    ratio = max(ratio or 0.0, level / (s[j] * D))
                 if val < worst:
                     worst, err = val, 1e-13
                     note = f"neuron {j} (s = {int(s[j]):+d}) on x_{i}^perp: s_j d/dt<w_hat, y_i x_i_hat> = {s[j] * D:.6g}" + (
                         f" vs mu^1.5 X_min/2 = {level:.6g}" if quantitative else "")
         if used == 0:
             return Margin(0.0, 0.0, note, vacuous=True)
-        return Margin(worst, err, note)
+        return Margin(worst, err, note + (f"; bound / measured = {ratio:.3g}" if ratio is not None else ""), ratio=ratio)
 
     return check
 
@@ -258,10 +263,10 @@ def dwell_margin(run) -> Margin:
     """EA-E4 on the exact limit engine: every non-final constant-pattern piece lasts <= Delta t(n_a)."""
     a = run.audit
     tol = tm.TIME_RTOL * max(1.0, run.horizon)
-    worst, note = tm.dwell_violations(run, a.delta_t_coef, math.inf, tol)
+    worst, note, ratio = tm.dwell_violations(run, a.delta_t_coef, math.inf, tol)
     if not math.isfinite(worst):
         return Margin(0.0, 0.0, note, vacuous=True)
-    return Margin(worst, tol, note)
+    return Margin(worst, tol, f"{note}; longest dwell / Delta t = {ratio:.3g}", ratio=ratio)
 
 
 E4 = paper_claim(
@@ -328,6 +333,7 @@ def arrival_margin(run) -> Margin:
     pos, neg = tm.class_patterns(run.y)
     _, _, s = tm.initial_polar(run)
     parts: list[tuple[float, float, str]] = []
+    ratios = [0.0]  # arrival time / T(P_observed): the slack of the path bound
     for j, hist in enumerate(tm.pattern_history(run)):
         own = pos if s[j] > 0 else neg
         tag = f"neuron {j} (s = {int(s[j]):+d})"
@@ -339,6 +345,7 @@ def arrival_margin(run) -> Margin:
             T_obs = tm.path_travel_time(before, coef)
             tol = tm.TIME_RTOL * max(1.0, T_obs)
             path = [tm.path_counts(p.active, run.y) for p in before]
+            ratios.append(t_own / T_obs if T_obs > 0.0 else math.inf)
             parts.append((T_obs - t_own, tol, f"{tag} enters its cone at {t_own:.6g} vs T(P_obs) = {T_obs:.6g}, path {path}"))
             t_max = a.T_Pmax_plus if s[j] > 0 else a.T_Pmax_minus
             if t_max is not None:
@@ -347,6 +354,7 @@ def arrival_margin(run) -> Margin:
             T_obs = tm.path_travel_time(before_d, coef)
             n_a0 = len(hist[0].active)
             dead = tm.dead_path_bound(n_a0, coef)
+            ratios.append(t_dead / T_obs if T_obs > 0.0 else math.inf)
             parts.append((T_obs - t_dead, tm.TIME_RTOL * max(1.0, T_obs), f"{tag} dies at {t_dead:.6g} vs T(P_obs) = {T_obs:.6g}"))
             parts.append((dead - t_dead, tm.TIME_RTOL * max(1.0, dead),
                           f"{tag} dies at {t_dead:.6g} vs 4 H_{n_a0}/(m sqrt(mu) X_min) = {dead:.6g}"))
@@ -354,7 +362,11 @@ def arrival_margin(run) -> Margin:
             T_all = tm.path_travel_time(hist, coef)
             parts.append((T_all - float(run.horizon), tm.TIME_RTOL * max(1.0, run.horizon),
                           f"{tag} not trapped by the horizon {run.horizon:.6g}; T(P_obs incl. current vertex) = {T_all:.6g}"))
-    return _worst(parts, "every neuron is trapped at t = 0 (empty paths)")
+    m = _worst(parts, "every neuron is trapped at t = 0 (empty paths)")
+    ratio = max(ratios)
+    if m.vacuous or not math.isfinite(ratio):
+        return m
+    return Margin(m.value, m.error, f"{m.note}; latest arrival / T(P_obs) = {ratio:.3g}", ratio=ratio)
 
 
 E5 = paper_claim(

@@ -340,7 +340,8 @@ def lemma9_margin(case: GeometryCase) -> Margin:
 
     z2: random unit vectors and, for each z1 and data point i, the projection of z1 onto
     x_i^perp (on the boundary) and slightly past it (the sup-attaining construction), keeping
-    only those outside S+ and S-. Margin sqrt(1 - mu^2) - max |cos|; error 16 d u.
+    only those outside S+ and S-. Margin sqrt(1 - mu^2) - max |cos|; error 16 d u; slack max |cos| / sqrt(1 - mu^2)
+    (None when mu = 1).
     """
     case = as_case(case)
     ds, rng = case.dataset, case.rng
@@ -363,7 +364,9 @@ def lemma9_margin(case: GeometryCase) -> Margin:
     if len(Z2) == 0:
         return Margin(0.0, 0.0, "no sampled z2 outside S+ and S-", vacuous=True)
     cmax = float(np.max(np.abs(Z1 @ Z2.T)))
-    return Margin(bound - cmax, 16.0 * ds.d * U_ROUND, f"max |cos(z1, z2)| = {cmax:.6g} vs sqrt(1 - mu^2) = {bound:.6g}")
+    ratio = cmax / bound if bound > 0.0 else None
+    note = f"max |cos(z1, z2)| = {cmax:.6g} vs sqrt(1 - mu^2) = {bound:.6g}" + (f" (ratio {ratio:.3g})" if ratio is not None else "")
+    return Margin(bound - cmax, 16.0 * ds.d * U_ROUND, note, ratio=ratio)
 
 
 D6 = geometry_claim(
@@ -381,7 +384,8 @@ def lemma11_margin(case: GeometryCase) -> Margin:
     ||x_a(w)||^2 >= n_a X_min^2 + mu n_a (n_a - 1) X_min^2, for random w (and w = data points).
 
     Margin: the smaller of the two slacks normalised by n_a X_max (resp. n_a^2 X_max^2);
-    error 16 n u. Directions with n_a = 0 are skipped (both sides 0).
+    error 16 n u. Directions with n_a = 0 are skipped (both sides 0). Slack: max of bound / measured over both
+    forms and the directions with x_a != 0.
     """
     case = as_case(case)
     ds, rng = case.dataset, case.rng
@@ -393,10 +397,15 @@ def lemma11_margin(case: GeometryCase) -> Margin:
     XA = P[keep].astype(float) @ ds.signed
     na = na[keep].astype(float)
     norm2 = np.sum(XA * XA, axis=1)
-    sharp = (norm2 - na * ds.X_min**2 - mu * na * (na - 1.0) * ds.X_min**2) / (na * na * ds.X_max**2)
-    plain = (np.sqrt(norm2) - math.sqrt(mu) * na * ds.X_min) / (na * ds.X_max)
+    lb_sharp = na * ds.X_min**2 + mu * na * (na - 1.0) * ds.X_min**2
+    lb_plain = math.sqrt(mu) * na * ds.X_min
+    sharp = (norm2 - lb_sharp) / (na * na * ds.X_max**2)
+    plain = (np.sqrt(norm2) - lb_plain) / (na * ds.X_max)
     value = float(min(sharp.min(), plain.min()))
-    return Margin(value, 16.0 * ds.n * U_ROUND, f"min slack {value:.3g} (sharp {sharp.min():.3g}, plain {plain.min():.3g}) over {int(keep.sum())} directions")
+    nz = norm2 > 0.0
+    ratio = float(max(np.max(lb_sharp[nz] / norm2[nz]), np.max(lb_plain[nz] / np.sqrt(norm2[nz])))) if nz.any() else None
+    note = f"min slack {value:.3g} (sharp {sharp.min():.3g}, plain {plain.min():.3g}) over {int(keep.sum())} directions"
+    return Margin(value, 16.0 * ds.n * U_ROUND, note + (f"; bound / measured = {ratio:.3g}" if ratio is not None else ""), ratio=ratio)
 
 
 D7 = geometry_claim(

@@ -21,20 +21,25 @@ from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
 
 from properties.min2024_early_alignment.audit import required_log_eps
-from properties.min2024_early_alignment._shared import THEOREM_POLAR, _groups, _t2_data, _worst, paper_claim
+from properties.min2024_early_alignment._shared import THEOREM_POLAR, _groups, _t2_data, _worst, bracketed_ratio, paper_claim
 from properties.min2024_early_alignment.preconditions import _h_part2, _part2, _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import THEOREM, _rot, _scenario, part2_claim
 
 
 def lemma13_margin(run) -> Margin:
-    """EA-F1: r_j(t) - r_j(0) + 2 n X_max t >= 0 for t <= t1 (per neuron, Lemma 13's proof)."""
+    """EA-F1: r_j(t) - r_j(0) + 2 n X_max t >= 0 for t <= t1 (per neuron, Lemma 13's proof); slack: the largest
+    decay rate (r_j(0) - r_j(t)) / (2 n X_max t) (0 where the norm grew; the ratio of the two sides, 1 at t = 0 for
+    any trajectory, would say nothing)."""
     t, R, U, s = tm.polar_samples(run)
     keep = (t > 0.0) & (t <= run.audit.t1 * (1 + 1e-12))
     a = run.audit
     val = R[keep] - R[0][None] + 2.0 * a.n * a.X_max * t[keep][:, None]
     k, j = np.unravel_index(int(np.argmin(val)), val.shape)
     err = 2 * pat.state_error(run) + 1e-15 * float(np.max(np.abs(R[keep])))
-    return Margin(float(val[k, j]), err, f"min at t = {t[keep][k]:.6g}, neuron {j}: r - r0 = {R[keep][k, j] - R[0, j]:.6g}")
+    decay = np.maximum(R[0][None] - R[keep], 0.0) / (2.0 * a.n * a.X_max * t[keep][:, None])
+    ratio = float(np.max(decay)) if decay.size else None
+    note = f"min at t = {t[keep][k]:.6g}, neuron {j}: r - r0 = {R[keep][k, j] - R[0, j]:.6g}"
+    return Margin(float(val[k, j]), err, note + (f"; max decay rate / (2 n X_max) = {ratio:.3g}" if ratio is not None else ""), ratio=ratio)
 
 
 F1 = paper_claim(
@@ -80,7 +85,8 @@ F2 = part2_claim(
 
 
 def norms_after_t2_margin(run) -> Margin:
-    """EA-F3 (34)/(35): for samples t >= t2: ln sum_{V~+-} ||w_j||^2 >= -ln(4 X_max)."""
+    """EA-F3 (34)/(35): for samples t >= t2: ln sum_{V~+-} ||w_j||^2 >= -ln(4 X_max); slack
+    max (1/(4 X_max)) / sum_{V~+-} ||w_j||^2 = exp(-margin)."""
     t, R, U, s, F, vp, vm, t1e, br = _t2_data(run)
     t2 = max(br["plus"][1], br["minus"][1])
     if not math.isfinite(t2):
@@ -88,8 +94,10 @@ def norms_after_t2_margin(run) -> Margin:
     keep = t >= t2
     lvl = -math.log(4.0 * run.audit.X_max)
     vals = [float(np.min(logsumexp(2.0 * R[keep][:, g], axis=1))) - lvl for g in (vp, vm)]
+    ratio = math.exp(min(-min(vals), 700.0))
     return Margin(min(vals), 2 * pat.state_error(run) + 1e-13,
-                  f"t2 in ({max(br['plus'][0], br['minus'][0]):.6g}, {t2:.6g}]; min ln-margins (+, -) = {vals[0]:.4g}, {vals[1]:.4g}")
+                  f"t2 in ({max(br['plus'][0], br['minus'][0]):.6g}, {t2:.6g}]; min ln-margins (+, -) = {vals[0]:.4g}, {vals[1]:.4g} "
+                  f"(bound / measured = {ratio:.3g})", ratio=ratio)
 
 
 F3 = part2_claim(
@@ -127,7 +135,20 @@ def loss_rate_margin(run) -> Margin:
                     f"(slack factor {math.exp(min(worst, 700)):.3g}); t2 in ({max(br['plus'][0], br['minus'][0]):.6g}, {t2:.6g}]")
     if not math.isfinite(worst):
         return Margin(0.0, 0.0, note, vacuous=True)
-    return Margin(worst, err, note)
+    ratio = rate_ratio(tt, logL, la)
+    return Margin(worst, err, f"{note}; alpha / slowest rate of 1/L = {ratio:.3g}", ratio=ratio)
+
+
+def rate_ratio(t: np.ndarray, logL: np.ndarray, log_alpha: float) -> float:
+    """EA-F4's slack: max over adjacent samples of alpha (t_b - t_a) / (1/L(t_b) - 1/L(t_a)), in log space
+    (<= 1 iff every restarted bound holds: a chord of 1/L over longer pairs averages the adjacent ones);
+    inf where L does not decrease."""
+    la, lb, dt = logL[:-1], logL[1:], np.diff(t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_r = log_alpha + np.log(dt) + lb - np.log(-np.expm1(lb - la))
+    finite = np.where(lb < la, log_r, np.inf)
+    top = float(np.max(finite))
+    return math.exp(min(top, 700.0)) if math.isfinite(top) else math.inf
 
 
 F4 = part2_claim(
@@ -284,13 +305,18 @@ def refined_alignment_margin(run) -> Margin:
     (ii) {cos(x+, w_j) >= 1/4} is trapping: once a sample has it, every later sample of the window does;
     (iii) t_a = inf{t >= t_s : min_{V~+} cos(x+, w_j) >= 1/4} <= t_s + 6/(sqrt(mu) n+ X_min) for t_s = t1_emp (the
     proof's argument from any time all of V~+ is in S+, DER-sharp) and t_s = t1 (as stated); bracketed by samples.
-    The informal "cos about 1" is only reported (min cos(x+-, w_j) at the end of the window)."""
+    The informal "cos about 1" is only reported (min cos(x+-, w_j) at the end of the window).
+    Slack: max of (1/3)/cos(x+, x~_a), (||x+||/2)/||x~_a|| and (t_a - t_s) / (6/(sqrt(mu) n+ X_min)) (the elapsed time,
+    as t_a / bound would be near 1 whenever t_s is large; t_a's sample bracket via :func:`bracketed_ratio`, unresolved
+    brackets counted in the note; 0 where the group met the condition at a sample before t_s, so t_a = t_s by (ii));
+    the trapping part (ii) is an invariance, not a bound, and has none."""
     a = run.audit
     t, R, U, s, F, vp, vm, t1e, br = _t2_data(run)
     X, y = run.X, run.y
     err = 2.0 * pat.state_error(run) + 1e-12
     parts: list[tuple[float, float, str]] = []
     info = []
+    ratios, unresolved = [0.0], 0
     for key, grp, xs, idx in (("+", vp, a.x_plus, np.flatnonzero(y > 0)), ("-", vm, a.x_minus, np.flatnonzero(y < 0))):
         if not grp.any() or idx.size == 0:
             continue
@@ -304,8 +330,10 @@ def refined_alignment_margin(run) -> Margin:
             g = run.field.loss.g(y, F[k])
             xa = tm.refined_aligning_vector(X, g, idx)
             c = float(tm.cosines(xs, xa[None])[0])
+            rel = float(np.linalg.norm(xa)) / nx
             parts.append((c - 1.0 / 3.0, err, f"V~{key}, t = {t[k]:.6g}: cos(x{key}, x~_a) = {c:.9g} vs 1/3"))
-            parts.append((float(np.linalg.norm(xa)) / nx - 0.5, err, f"V~{key}, t = {t[k]:.6g}: ||x~_a||/||x{key}|| vs 1/2"))
+            parts.append((rel - 0.5, err, f"V~{key}, t = {t[k]:.6g}: ||x~_a||/||x{key}|| vs 1/2"))
+            ratios += [1.0 / (3.0 * c) if c > 0.0 else 0.0, 0.5 / rel if rel > 0.0 else 0.0]  # <= 0: left to the margin
         C = tm.cosines(xs, U[ks][:, grp, :])  # (k, |V~|)
         for col in range(C.shape[1]):
             hit = np.flatnonzero(C[:, col] >= 0.25)
@@ -325,15 +353,22 @@ def refined_alignment_margin(run) -> Margin:
             if ok.size:
                 k = int(ok[0])
                 prev = max(t_s, float(t[ks][k - 1])) if k > 0 else t_s
+                trapped = k > 0 and float(t[ks][k - 1]) <= t_s and mins[k - 1] >= 0.25  # t_a = t_s by (ii)
+                r_t = 0.0 if trapped else bracketed_ratio((prev - t_s) / rate, (float(t[ks][k]) - t_s) / rate)
+                unresolved += r_t is None
+                ratios.append(r_t or 0.0)
                 parts.append((bound - float(t[ks][k]), float(t[ks][k]) - prev + tm.TIME_RTOL * max(1.0, bound),
                               f"V~{key}: t_a from {name} in ({prev:.6g}, {t[ks][k]:.6g}] vs {name} + 6/(sqrt(mu) n{key} X_min) = "
                               f"{bound:.6g}"))
             elif float(t[ks][-1]) >= bound:
+                ratios.append((float(t[ks][-1]) - t_s) / rate)
                 parts.append((bound - float(t[ks][-1]), tm.TIME_RTOL * max(1.0, bound),
                               f"V~{key}: min cos < 1/4 up to {t[ks][-1]:.6g} >= {name} + 6/(sqrt(mu) n X_min) = {bound:.6g}"))
         info.append(f"min cos(x{key}, w_j) at t = {t[ks][-1]:.4g}: {float(mins[-1]):.6f}")
     m = _worst(parts, "no group with samples in [t1_emp, t2)")
-    return Margin(m.value, m.error, m.note + ("; informal (cos ~ 1): " + ", ".join(info) if info else ""), m.vacuous)
+    ratio = None if m.vacuous else max(ratios)
+    note = m.note + (f"; worst bound ratio = {ratio:.3g} ({unresolved} t_a bracket(s) unresolved)" if ratio is not None else "")
+    return Margin(m.value, m.error, note + ("; informal (cos ~ 1): " + ", ".join(info) if info else ""), m.vacuous, ratio)
 
 
 F5 = part2_claim(

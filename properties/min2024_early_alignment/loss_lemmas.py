@@ -66,10 +66,13 @@ P8_LEMMA2 = paper_claim(
 
 
 def eq40_margin(point: tuple[str, float, float]) -> Margin:
-    """EA-B2 (eq. (40)): |yhat| <= 1/4 implies 1/2 <= y g(y, yhat) <= 3/2 (g = -l'); margin min(yg - 1/2, 3/2 - yg), error 4u."""
+    """EA-B2 (eq. (40)): |yhat| <= 1/4 implies 1/2 <= y g(y, yhat) <= 3/2 (g = -l'); margin min(yg - 1/2, 3/2 - yg), error 4u;
+    slack max(yg / (3/2), (1/2) / yg) (None where yg <= 0: no finite ratio, the margin reports it)."""
     loss_name, y, yhat = point
     yg = float(y * get_loss(loss_name).g(y, yhat))
-    return Margin(min(yg - 0.5, 1.5 - yg), 4.0 * U_ROUND * max(1.0, abs(yg)), f"y g = {yg:.6g} at y = {y}, yhat = {yhat} ({loss_name})")
+    ratio = max(yg / 1.5, 0.5 / yg) if yg > 0.0 else None
+    note = f"y g = {yg:.6g} at y = {y}, yhat = {yhat} ({loss_name})" + (f"; measured / bound = {ratio:.3g}" if ratio is not None else "")
+    return Margin(min(yg - 0.5, 1.5 - yg), 4.0 * U_ROUND * max(1.0, abs(yg)), note, ratio=ratio)
 
 
 QUARTER_OUTPUTS = st.floats(min_value=-0.25, max_value=0.25, allow_nan=False)
@@ -103,7 +106,7 @@ def lemma15_margin(run) -> Margin:
     gamma = min_i y_i <z, x_i> for the witness z = x_0/||x_0|| (the generator's support vector
     along the teacher). Margin min_t (||F||^2 - (1/4)||v||^2 L^2 gamma^2)/||F||^2: the
     inequality is pointwise in the state, so only float error counts (16 n u). Vacuous when no
-    sample has all margins positive.
+    sample has all margins positive. Slack max_t (1/4)||v||^2 L^2 gamma^2 / ||F||^2 (samples with F = 0 skipped).
     """
     fo = run.field
     X, y = fo.X, fo.y
@@ -111,7 +114,7 @@ def lemma15_margin(run) -> Margin:
     gamma = float(np.min(y * (X @ z)))
     if gamma <= 0.0:
         return Margin(0.0, 0.0, "witness has no positive margin", vacuous=True)
-    worst, count = np.inf, 0
+    worst, count, ratio = np.inf, 0, None
     for W, v in zip(run.W, run.v):
         S = np.ones((fo.n, W.shape[0]))
         f = (X @ W.T) @ v
@@ -123,9 +126,14 @@ def lemma15_margin(run) -> Margin:
         L = fo.loss.total(y, f)
         rhs = 0.25 * float(v @ v) * L * L * gamma * gamma
         worst = min(worst, (F2 - rhs) / F2 if F2 > 0.0 else (0.0 if rhs == 0.0 else -1.0))
+        if F2 > 0.0:
+            ratio = max(ratio or 0.0, rhs / F2)
     if count == 0:
         return Margin(0.0, 0.0, "no sample with all margins y_i f(x_i) > 0", vacuous=True)
-    return Margin(float(worst), 16.0 * fo.n * U_ROUND, f"{count} sample(s) with positive margins; min relative slack {worst:.3g}; gamma {gamma:.3g}")
+    note = f"{count} sample(s) with positive margins; min relative slack {worst:.3g}; gamma {gamma:.3g}"
+    if ratio is not None:
+        note += f"; bound / ||F||^2 = {ratio:.3g}"
+    return Margin(float(worst), 16.0 * fo.n * U_ROUND, note, ratio=ratio)
 
 
 B3 = paper_claim(

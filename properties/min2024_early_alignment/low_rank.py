@@ -74,14 +74,17 @@ def _stable_rank_margins(run, R, U) -> np.ndarray:
 
 
 def stable_rank_margin(run) -> Margin:
-    """EA-G3: ||W||_F^2 <= 2||W||_2^2 + 4 sqrt(h) eps W_max^2 at samples t >= t1_emp (t1_emp <= T), log space."""
+    """EA-G3: ||W||_F^2 <= 2||W||_2^2 + 4 sqrt(h) eps W_max^2 at samples t >= t1_emp (t1_emp <= T), log space;
+    slack ||W||_F^2 / bound (>= 1/2 for every W: rank one gives 1/2)."""
     t, R, U, s = tm.polar_samples(run)
     t1e = tm.alignment_time(run)
     keep = t >= t1e
     m = _stable_rank_margins(run, R[keep], U[keep])
     k = int(np.argmin(m))
+    ratio = math.exp(min(max(-float(m[k]), -700.0), 700.0))
     return Margin(float(m[k]), 4 * pat.state_error(run) + 1e-12,
-                  f"{int(keep.sum())} samples after t1_emp = {t1e:.4g}; min ln-margin {m[k]:.4g} at t = {t[keep][k]:.4g}")
+                  f"{int(keep.sum())} samples after t1_emp = {t1e:.4g}; min ln-margin {m[k]:.4g} at t = {t[keep][k]:.4g} "
+                  f"(||W||_F^2 / bound = {ratio:.3g})", ratio=ratio)
 
 
 G3 = part2_claim(
@@ -156,7 +159,7 @@ def sharp_low_rank_margin(run) -> Margin:
     all neurons trapped) ||W||_F^2 - ||W+||_2^2 - ||W-||_2^2 <= 2 sum_{V~+-} ||w_j(t_ref)||^2 + sum_{dead} ||w_j||^2.
     The left side is computed without cancellation as sum_{k>=2} sigma_k(W+)^2 + sum_{k>=2} sigma_k(W-)^2 +
     ||W_dead||_F^2; relative margin 1 - LHS/RHS; error: the state error propagated through the singular values
-    (Weyl: |d sigma_k| <= ||dW||_F) plus that of the right side."""
+    (Weyl: |d sigma_k| <= ||dW||_F) plus that of the right side. Slack max LHS/RHS (= 1 - margin)."""
     t, R, U, s = tm.polar_samples(run)
     vp, vm, vd, t1e = _trapped_groups(run)
     ks = np.flatnonzero(t >= t1e)
@@ -169,7 +172,7 @@ def sharp_low_rank_margin(run) -> Margin:
     if not rhs_terms:
         return Margin(0.0, 0.0, "no neuron", vacuous=True)
     lrhs = float(logsumexp(rhs_terms))
-    worst, note, werr = math.inf, "", 0.0
+    worst, note, werr, top = math.inf, "", 0.0, 0.0
     for k in ks:
         tails, errs = [], []
         for g in (vp, vm):
@@ -184,13 +187,14 @@ def sharp_low_rank_margin(run) -> Margin:
             errs.append(ld + math.log(4.0 * err + 1e-16))
         llhs = float(logsumexp(tails)) if tails else -math.inf
         ratio = math.exp(min(llhs - lrhs, 700.0))
+        top = max(top, ratio)
         val = 1.0 - ratio
         e = (math.exp(min(float(logsumexp(errs)) - lrhs, 700.0)) if errs else 0.0) + 4.0 * err * ratio + 1e-13
         if val < worst:
             worst, werr = val, e
             note = (f"t = {t[k]:.6g}: LHS/RHS = {ratio:.6g} (ln RHS = {lrhs:.6g} at t_ref = {t[k0]:.6g}, t1_emp = {t1e:.4g}; "
                     f"|V~+| = {int(vp.sum())}, |V~-| = {int(vm.sum())}, dead {int(vd.sum())})")
-    return Margin(worst, werr, note)
+    return Margin(worst, werr, note, ratio=top)
 
 
 G2 = paper_claim(
@@ -213,7 +217,9 @@ def paper_low_rank_margin(run) -> Margin:
     ||W_dead||_F^2 <= (2 eps W_max^2/sqrt(h)) |V~dead| (43). The left sides are sum_{k>=2} sigma_k^2 (no
     cancellation) and the margin uses LHS + its float error bound (:func:`_ln_tail_error`). A sample where that
     error bound alone exceeds the bound cannot be resolved and is skipped (counted in the note): once the norms
-    have grown ~1e9-fold past the scale of eps, the float64 state no longer resolves spreads of order eps."""
+    have grown ~1e9-fold past the scale of eps, the float64 state no longer resolves spreads of order eps.
+    Slack: max LHS / bound over the checks whose LHS exceeds its float error bound (where it does not, LHS + error
+    measures float64's resolution, not the bound: no ratio; None when no check is above its error)."""
     a = run.audit
     t, R, U, s = tm.polar_samples(run)
     vp, vm, vd, t1e = _trapped_groups(run)
@@ -222,6 +228,7 @@ def paper_low_rank_margin(run) -> Margin:
     base = run.log_eps + 2.0 * math.log(a.W_max) - 0.5 * math.log(a.h)
     parts: list[tuple[float, float, str]] = []
     skipped = 0
+    log_ratios = []  # ln(LHS / bound) of the checks with LHS above its error
     for k in ks:
         for name, g, c in (("(41)", vp, 4.0), ("(42)", vm, 4.0), ("(43)", vd, 2.0)):
             if not g.any():
@@ -229,6 +236,7 @@ def paper_low_rank_margin(run) -> Margin:
             lbound = math.log(c * g.sum()) + base
             lfrob = float(logsumexp(2.0 * R[k][g]))
             if name == "(43)":
+                log_ratios.append(lfrob - lbound)
                 parts.append((lbound - lfrob, 4.0 * err + 1e-12,
                               f"{name} at t = {t[k]:.6g}: ln ||W_dead||_F^2 = {lfrob:.6g} vs ln bound = {lbound:.6g}"))
                 continue
@@ -240,11 +248,15 @@ def paper_low_rank_margin(run) -> Margin:
                 skipped += 1
                 continue
             up = float(np.logaddexp(ltail, lerr)) if math.isfinite(ltail) else lerr
+            if ltail > lerr:
+                log_ratios.append(ltail - lbound)
             parts.append((lbound - up, 1e-12 * (abs(lbound) + 1.0),
                           f"{name} at t = {t[k]:.6g}: ln(LHS + error) = {up:.6g} vs ln bound = {lbound:.6g}"))
     m = _worst(parts, f"no resolvable sample after t1_emp ({skipped} unresolved; one-neuron groups have LHS = 0 trivially)")
+    ratio = math.exp(min(max(log_ratios), 700.0)) if log_ratios else None
     return Margin(m.value, m.error, m.note + f"; {len(parts)} resolved checks, {skipped} unresolved skipped (t1_emp = {t1e:.4g}, "
-                                                f"T = {a.T_eps:.4g})", m.vacuous)
+                  f"T = {a.T_eps:.4g}); max LHS / bound = {'n/a' if ratio is None else f'{ratio:.3g}'} over the {len(log_ratios)} "
+                  "checks with LHS above its float error", m.vacuous, ratio)
 
 
 G2_PAPER = part2_claim(

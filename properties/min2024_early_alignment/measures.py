@@ -229,14 +229,15 @@ def alignment_time(run: Any) -> float:
     return float(times.max()) if times.size else 0.0
 
 
-def dwell_violations(run: Any, delta_t_coef: float, T: float, tol_t: float) -> tuple[float, str]:
-    """EA-E4: min over non-final pieces starting before T of (Delta t(n_a) - duration) and a note.
+def dwell_violations(run: Any, delta_t_coef: float, T: float, tol_t: float) -> tuple[float, str, float]:
+    """EA-E4: min over non-final pieces starting before T of (Delta t(n_a) - duration), a note, and the largest
+    duration / Delta t(n_a) (the bound's slack).
 
     Final pieces are the allowed trapping ones (S+ / S_dead for V+, S- / S_dead for V-); a piece
     still running at the horizon counts with its duration so far (a lower bound of the dwell).
     """
     _, _, s = initial_polar(run)
-    worst, note = math.inf, "no non-final piece"
+    worst, note, ratio = math.inf, "no non-final piece", 0.0
     for j, hist in enumerate(pattern_history(run)):
         ok = allowed_sets(run.y, s[j])
         for piece in hist:
@@ -247,12 +248,13 @@ def dwell_violations(run: Any, delta_t_coef: float, T: float, tol_t: float) -> t
                 continue  # sliding on S_dead's boundary: covered by EA-H2
             bound = delta_t_coef / n_a
             dur = min(piece.t_end, T) - piece.t_start
+            ratio = max(ratio, dur / bound)
             slack = bound - dur
             if slack < worst:
                 worst = slack
                 note = (f"neuron {j} (s = {int(s[j]):+d}) pattern {sorted(piece.active)} on [{piece.t_start:.6g}, "
                         f"{piece.t_end:.6g}]: dwell {dur:.6g} vs Delta t({n_a}) = {bound:.6g}")
-    return worst, note
+    return worst, note, ratio
 
 
 # --------------------------------------------------------------------------- t2

@@ -22,7 +22,7 @@ from verify.scenarios import SEEDS, Scenario, datasets, scenario
 from verify.strategies import State, as_state, states, theorem_scale_states
 from verify.verdicts import Verdict
 
-from properties.min2024_early_alignment._shared import _worst, paper_claim
+from properties.min2024_early_alignment._shared import _worst, bracketed_ratio, paper_claim
 from properties.min2024_early_alignment.preconditions import _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import part2_claim, tiny_eps_scenarios
 
@@ -48,7 +48,8 @@ def lemma3_margin(run) -> Margin:
 
     Margin: the smaller log-slack (ln bound - ln lhs); f is summed by a signed log-sum-exp of
     s_j exp(2 r_j) sigma(<u_j, x_i>), finite for any eps. Error 2 x 10 (rtol + engine error
-    estimate) (absolute error of r, doubled) + 1e-12 (log rounding).
+    estimate) (absolute error of r, doubled) + 1e-12 (log rounding). Slack exp(-margin): the larger of
+    max ||w||^2 / bound and max |f| / bound.
     """
     a = run.audit
     fo = run.field
@@ -64,7 +65,9 @@ def lemma3_margin(run) -> Margin:
     slack_f = float(np.min(log_f_bound - log_f))
     value = min(slack_w, slack_f)
     err = 2.0 * pat.state_error(run) + 1e-12
-    return Margin(value, err, f"log-slack ||w||^2: {slack_w:.4g}, |f|: {slack_f:.4g} (eps = exp({le:.4g}), T = {a.T_eps:.4g})")
+    ratio = math.exp(min(-value, 700.0))
+    return Margin(value, err, f"log-slack ||w||^2: {slack_w:.4g}, |f|: {slack_f:.4g} (eps = exp({le:.4g}), T = {a.T_eps:.4g}); "
+                  f"measured / bound = {ratio:.3g}", ratio=ratio)
 
 
 C1 = paper_claim(
@@ -328,7 +331,9 @@ def time_scales_margin(run) -> Margin:
     gives at eps <= eps_required (max|f| <= F* < 1/4 on [0, T]). t_onset is bracketed by samples
     (value: lower end - T, error: bracket width). The note reports the sheet's DER estimate
     ln(1/eps^2)/(2 ||x+-||) of the onset (informational: the Theta(log 1/eps) remark) and the first
-    doubling of a neuron norm, which comes long before T (norm growth is not output growth)."""
+    doubling of a neuron norm, which comes long before T (norm growth is not output growth).
+    Slack: max(t1_emp / T, T / t_onset), t_onset's sample bracket (above the horizon when not reached) via
+    :func:`bracketed_ratio` (an unresolved bracket leaves t1_emp / T)."""
     a = run.audit
     T = float(a.T_eps)
     t, R, U, s = tm.polar_samples(run)
@@ -342,12 +347,17 @@ def time_scales_margin(run) -> Margin:
     else:
         parts.append((run.horizon - T, tol, f"t_onset > horizon {run.horizon:.6g} vs T(eps) = {T:.6g}"))
     m = _worst(parts, "")
+    t_lo, t_hi = (lo, hi) if math.isfinite(hi) else (float(run.horizon), math.inf)
+    onset_ratio = bracketed_ratio(T / t_hi, T / t_lo if t_lo > 0.0 else math.inf) if T > 0.0 else None
+    ratio = max(t1e / T, onset_ratio or 0.0) if T > 0.0 else None
     ests = [(-run.log_eps) / float(np.linalg.norm(x)) for x in (a.x_plus, a.x_minus) if np.linalg.norm(x) > 0]
     dlo, dhi = tm.first_exceed(t, np.max(R - R[0][None], axis=1), math.log(2.0))
     onset = f"({lo:.6g}, {hi:.6g}]" if math.isfinite(hi) else f"> {run.horizon:.6g}"
     info = (f"; T = {T:.6g}, t1 = {a.t1:.6g}, t1_emp = {t1e:.6g}, t_onset {onset}, DER estimate ln(1/eps^2)/(2||x+-||) = "
             + ", ".join(f"{e:.6g}" for e in ests) + f"; first norm doubling at t <= {dhi:.4g} (ln eps = {run.log_eps:.6g})")
-    return Margin(m.value, m.error, m.note + info)
+    ratio_note = "" if ratio is None else (f"; max(t1_emp / T, T / t_onset) = {ratio:.3g}"
+                                           + ("" if onset_ratio is not None else " (t_onset bracket unresolved)"))
+    return Margin(m.value, m.error, m.note + ratio_note + info, ratio=ratio)
 
 
 C4 = part2_claim(

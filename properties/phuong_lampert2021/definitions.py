@@ -18,7 +18,7 @@ from verify.verdicts import Verdict
 
 from properties.phuong_lampert2021 import datasets as D
 from properties.phuong_lampert2021 import sectors as S
-from properties.phuong_lampert2021._shared import U_ROUND, exact_margin, paper_claim, worst
+from properties.phuong_lampert2021._shared import U_ROUND, exact_margin, lower_bound_ratio, paper_claim, worst
 from properties.phuong_lampert2021.audit import span_part
 
 static_claim = partial(paper_claim, horizon=None, tags=("pointwise", "static"))
@@ -26,12 +26,15 @@ static_claim = partial(paper_claim, horizon=None, tags=("pointwise", "static"))
 
 def separator_margin(case: GeometryCase) -> Margin:
     """PL-D1 (b): w = sum_i y_i x_i has y_j w^T x_j >= ||x_j||^2 > 0 for every j; margin
-    min_j (y_j w^T x_j - ||x_j||^2) / max_i ||x_i||^2, error 4 n d u."""
+    min_j (y_j w^T x_j - ||x_j||^2) / max_i ||x_i||^2, error 4 n d u; ratio max_j ||x_j||^2 / (y_j w^T x_j)."""
     ds = as_case(case).dataset
     X = ds.X / ds.X_max
     w = ds.y @ X
-    slack = ds.y * (X @ w) - np.sum(X * X, axis=1)
-    return Margin(float(slack.min()), 4.0 * ds.n * ds.d * U_ROUND, f"min_j y_j w^T x_j - ||x_j||^2 = {slack.min():.6g}")
+    sq = np.sum(X * X, axis=1)
+    slack = ds.y * (X @ w) - sq
+    ratio, said = lower_bound_ratio(sq, ds.y * (X @ w), "max_j ||x_j||^2 / (y_j w^T x_j)")
+    return Margin(float(slack.min()), 4.0 * ds.n * ds.d * U_ROUND, f"min_j y_j w^T x_j - ||x_j||^2 = {slack.min():.6g}{said}",
+                  ratio=ratio)
 
 
 D1B = static_claim(

@@ -29,7 +29,7 @@ from verify.verdicts import Verdict
 from properties.phuong_lampert2021 import datasets as D
 from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
-from properties.phuong_lampert2021._shared import U_ROUND, paper_claim, worst
+from properties.phuong_lampert2021._shared import U_ROUND, lower_bound_ratio, paper_claim, worst
 from properties.phuong_lampert2021.cone import monotone_increments
 from properties.phuong_lampert2021.lemma_a4 import neuron_sizes, signs_kept
 
@@ -197,7 +197,7 @@ def pc11_scenarios(draw: st.DrawFn) -> Scenario:
 def leaves_boundary(run: Any) -> Margin:
     """Sheet 5.1 (all examples positive, a > 0): a(t) >= a(0), w^T x1 > 0 and f(x1) increase, so c1(t) = |l'(f(x1))|
     decreases and w(t)^T x2 >= LB(t) = a(0) c1(t) x1^T x2 t. Value min over samples t > 0 of (w^T x2 - LB) / (N ||x2||);
-    error: the state tolerance plus LB's first-order error through f(x1)."""
+    error: the state tolerance plus LB's first-order error through f(x1); ratio max_t LB / w^T x2."""
     smp = M.samples(run)
     X, tol = run.X, M.state_tolerance(run)
     if not (np.all(run.y > 0) and X[0] @ X[1] > 0.0 and smp.a[0, 0] > 0.0 and smp.W[0, 0] @ X[0] > 0.0):
@@ -211,8 +211,9 @@ def leaves_boundary(run: Any) -> Margin:
     value = (W @ X[1] - lb) / (size * x2n)
     err = tol + lb * 0.25 * 2.0 * tol * size * float(np.linalg.norm(X[0])) / x2n
     k = int(np.argmin(value))
-    return Margin(float(value[k]), float(err[k]), f"t = {t[k]:.4g}: w^T x2 = {W[k] @ X[1]:.4g} vs lower bound a(0) c1 x1^T x2 t "
-                                                  f"= {lb[k]:.4g}")
+    ratio, said = lower_bound_ratio(lb, W @ X[1], "max_t LB / w^T x2")
+    return Margin(float(value[k]), float(err[k]), f"t = {t[k]:.4g}: w^T x2 = {W[k] @ X[1]:.4g} vs lower bound a(0) c1 x1^T x2 "
+                                                  f"t = {lb[k]:.4g}{said}", ratio=ratio)
 
 
 PC11_LEAVES = paper_claim(

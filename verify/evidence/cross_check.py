@@ -7,6 +7,7 @@ its own event location and loss code: an independent path). At every sample time
 are compared per neuron j:
 
     Cartesian:  d_kj = ||(w_j, v_j) - (w'_j, v'_j)|| / max(||(w_j, v_j)||, ||(w'_j, v'_j)||)
+                (w_j alone when the second layer is fixed: its +-1 would hide an error of a small w_j)
     polar:      d_kj = max(|r_j - r'_j|, ||u_j - u'_j||)        (absolute in ln||w_j|| and u_j)
 
 ``max_disagreement`` = max_kj d_kj over the rerun examples. Error estimate of one example:
@@ -31,7 +32,14 @@ Data with rows on one line through 0 (x_k = +-c x_i: symmetric data, duplicates)
 one surface with coupled slopes (:func:`verify.dynamics.switching.lines`); a line of coupled rows that *slides* is
 integrated by the float64 engine only (the mp run raises, and the example is skipped with that reason).
 
-Cost cap: an example whose float64 run took more than ``MAX_STEPS`` accepted steps is not rerun (the
+Claims run on the closed-form eps -> 0 limit engine (backend "limit") are rerun on the mp backend too: the true
+flow in polar form from the same init at a scale eps' small enough that every output stays below
+e^LIMIT_OUTPUT_LOG over the horizon (:func:`reference_log_eps`), so the flow equals the limit to far below the error
+estimate; the states are compared with r shifted by ln eps - ln eps'. The two paths share nothing: closed-form
+modes and crossing times against Taylor series of the full field with its own event location and loss code.
+
+Cost cap: a limit run whose horizon x sum_i ||x_i|| exceeds ``LIMIT_MAX_WORK`` is not rerun (the mp steps of the
+converged directions scale with it: R8's t1 ~ 1e11 is out of reach); an example whose float64 run took more than ``MAX_STEPS`` accepted steps is not rerun (the
 mp run's cost grows with its steps, and its adaptive Taylor steps grow with the state as the float64
 engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and 210 mp steps, 0.9 s); the skipped
 reason is recorded (``runs`` counts only the examples compared). The horizon alone is no cost: long
@@ -40,6 +48,7 @@ horizons run in log time.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -58,6 +67,8 @@ ESCALATE_DPS = (30, 60)  # a disagreement at CROSS_DPS is rerun at these digits 
 SAMPLED = 1  # examples rerun besides the worst one
 SAFETY = 1000.0
 MAX_STEPS = 1000
+LIMIT_MAX_WORK = 1e4  # a limit run is rerun only if horizon x sum_i ||x_i|| (the mp Taylor steps scale with it) is below
+LIMIT_OUTPUT_LOG = -80.0  # the mp rerun of a limit run keeps every |f_i| <= e^LIMIT_OUTPUT_LOG on the horizon
 
 
 @dataclass
@@ -76,6 +87,7 @@ class CrossCheck:
 
     runs: int = 0
     backend: str = "mp"
+    engine: str = "events"  # the backend whose runs are checked: "events" (float64) or "limit"
     max_disagreement: float = 0.0
     error: float = 0.0
     pattern_mismatches: int = 0
@@ -89,7 +101,7 @@ class CrossCheck:
         return self.max_disagreement <= self.error and self.pattern_mismatches == 0
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"runs": self.runs, "backend": self.backend, "dps": CROSS_DPS,
+        out: dict[str, Any] = {"runs": self.runs, "engine": self.engine, "backend": self.backend, "dps": CROSS_DPS,
                                "max_disagreement": self.max_disagreement, "error": self.error,
                                "pattern_mismatches": self.pattern_mismatches}
         if self.skipped:
@@ -102,8 +114,33 @@ class CrossCheck:
 
 
 def applies(claim: Claim) -> bool:
-    """Trajectory claims integrated by the float64 event engine have an mp counterpart."""
-    return claim.horizon is not None and claim.backend == "events" and claim.runner is None
+    """Trajectory claims integrated by the float64 event engine or the limit engine have an mp counterpart."""
+    return claim.horizon is not None and claim.backend in ("events", "limit") and claim.runner is None
+
+
+def not_applicable(claim: Claim) -> str:
+    """Why a claim's HOLDS has no rerun on an independent path (report field ``cross_check.not_applicable``)."""
+    if claim.runner is not None:
+        return "the claim runs its own decision procedure (runner: symbolic, statistical), not an engine trajectory"
+    if claim.horizon is None:
+        return "no engine trajectory (horizon None): the check evaluates data, an init or its own computation"
+    return f"backend {claim.backend!r} has no second implementation to rerun"
+
+
+def reference_log_eps(run: Run) -> float:
+    """ln eps' of the mp rerun of a limit run ``run``: min(ln eps, (LIMIT_OUTPUT_LOG - ln(h X_max)) / 2 - G) with
+
+        G = max_k max_j (r_j(t_k) - ln eps) + S max_k (t_k - t_{k-1}),   S = sum_i ||x_i|| >= |r_j'|
+
+    (|r_j'| = |<u_j, x_a>| <= sum_i |l'(y_i, 0)| ||x_i||, |l'(y, 0)| <= 1 for the built-in losses), so that
+    |f_i| <= h X_max e^{2 max r} <= e^LIMIT_OUTPUT_LOG between the samples too."""
+    traj = run.trajectory
+    assert traj is not None and traj.r is not None
+    norms = np.linalg.norm(run.X, axis=1)
+    gap = float(np.max(np.diff(np.concatenate([[0.0], traj.times]))))
+    growth = float(np.max(traj.r)) - run.log_eps + float(np.sum(norms)) * gap
+    outputs = math.log(traj.r.shape[1] * float(np.max(norms)))
+    return min(run.log_eps, 0.5 * (LIMIT_OUTPUT_LOG - outputs) - max(growth, 0.0))
 
 
 def choose(examples: Sequence[tuple[float, Scenario]], claim_id: str, seed: int, sampled: int = SAMPLED) -> list[tuple[str, Scenario]]:
@@ -134,8 +171,9 @@ def compare(run64: Run, runmp: Run, error: float) -> Comparison:
         first, second = (a.r, a.U), (b.r, b.U)
         names = ("r", "u")
     else:
-        za = np.concatenate([a.W, a.v[..., None]], axis=2)
-        zb = np.concatenate([b.W, b.v[..., None]], axis=2)
+        fixed = not run64.scenario.train_v  # a fixed second layer is no part of the state: compare W alone
+        za = a.W if fixed else np.concatenate([a.W, a.v[..., None]], axis=2)
+        zb = b.W if fixed else np.concatenate([b.W, b.v[..., None]], axis=2)
         scale = np.maximum(np.linalg.norm(za, axis=2), np.linalg.norm(zb, axis=2))
         with np.errstate(invalid="ignore", divide="ignore"):
             d = np.where(scale > 0.0, np.linalg.norm(za - zb, axis=2) / scale, 0.0)
@@ -172,13 +210,28 @@ def _rerun(claim: Claim, scenario: Scenario, backend: str, dps: int = CROSS_DPS)
                    form=claim.form, dps=dps, papers=audit_papers(claim))
 
 
+def _rerun_flow(claim: Claim, scenario: Scenario, run64: Run, dps: int) -> Run:
+    """The mp run that ``run64`` is compared with: the same scenario, or for a limit run the flow from eps'
+    (:func:`reference_log_eps`) with its log-norms shifted back by ln eps - ln eps'."""
+    if claim.backend != "limit":
+        return _rerun(claim, scenario, "mp", dps)
+    log_eps = reference_log_eps(run64)
+    small = dataclasses.replace(scenario, init=dataclasses.replace(scenario.init, log_eps=log_eps))
+    runmp = execute(small, run64.horizon, rtol=claim.rtol, samples=claim.samples, spacing=claim.spacing, backend="mp",
+                    form="polar", dps=dps, papers=audit_papers(claim))
+    traj = runmp.trajectory
+    assert traj is not None and traj.r is not None
+    shifted = dataclasses.replace(traj, r=traj.r + (scenario.init.log_eps - log_eps))
+    return dataclasses.replace(runmp, scenario=scenario, trajectory=shifted)
+
+
 def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
                 escalated: list[str]) -> tuple[Comparison, float, int]:
     """Compare with the mp backend at CROSS_DPS digits; a disagreement is rerun at each of ESCALATE_DPS in turn until
     one agrees (that one decides) or the last one disagrees too."""
     history: list[str] = []
     for dps in (CROSS_DPS,) + ESCALATE_DPS:
-        runmp = _rerun(claim, scenario, "mp", dps)
+        runmp = _rerun_flow(claim, scenario, run64, dps)
         error = example_error(run64, runmp, claim.rtol, dps)
         cmp = compare(run64, runmp, error)
         agrees = cmp.disagreement <= error and cmp.mismatches == 0
@@ -200,12 +253,12 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
     Examples beyond the cost cap, or whose mp run fails with a :class:`VerifyError` (a numerical
     limit, an input the mp backend refuses), are skipped with the reason.
     """
-    result = CrossCheck()
+    result = CrossCheck(engine=claim.backend)
     for label, scenario in choose(examples, claim.id, seed):
         try:
-            run64 = _rerun(claim, scenario, "events")
+            run64 = _rerun(claim, scenario, claim.backend)
         except VerifyError as exc:
-            result.skipped.append(f"{label}: float64 rerun failed ({exc})")
+            result.skipped.append(f"{label}: {claim.backend} rerun failed ({exc})")
             continue
         traj = run64.trajectory
         if traj is None or run64.horizon is None:
@@ -214,6 +267,10 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         steps = int(traj.stats.get("steps", 0))
         if steps > MAX_STEPS:
             result.skipped.append(f"{label}: beyond the mp cost cap ({steps} float64 steps > {MAX_STEPS})")
+            continue
+        work = float(run64.horizon) * float(np.sum(np.linalg.norm(run64.X, axis=1)))
+        if claim.backend == "limit" and work > LIMIT_MAX_WORK:
+            result.skipped.append(f"{label}: beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > {LIMIT_MAX_WORK:g})")
             continue
         try:
             cmp, error, dps = _compare_mp(claim, scenario, run64, label, result.escalated)
@@ -232,5 +289,6 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
 
 def failure_reason(cc: CrossCheck) -> str:
     """The FAILED message of an inconsistent cross-check."""
-    return (f"engine inconsistency: the float64 event engine and the mp backend disagree at {CROSS_DPS} digits and at "
+    engine = "float64 event engine" if cc.engine == "events" else f"{cc.engine} engine"
+    return (f"engine inconsistency: the {engine} and the mp backend disagree at {CROSS_DPS} digits and at "
             f"{' and '.join(map(str, ESCALATE_DPS))}: {cc.detail}")

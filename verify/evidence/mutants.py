@@ -81,24 +81,39 @@ def _dict_entry(mapping: dict, key: Any, value: Any = None, remove: bool = False
 
 
 def _events_skip_crossing() -> contextlib.AbstractContextManager:
-    """Every 10th crossing settled by ``_Engine._settle_pair`` is logged and disarmed but its mode
-    (S, side) is not applied: the pair keeps the old slope while its preactivation changes sign."""
+    """Every 10th crossing settled by ``_Engine._settle_pair`` or ``_Engine._settle_lines`` (rows on one line
+    through 0) is logged and disarmed but its mode (S, side) is not applied: the pairs keep the old slope while
+    their preactivation changes sign."""
     from verify.dynamics import events
 
-    original = events._Engine._settle_pair
+    pair, lines = events._Engine._settle_pair, events._Engine._settle_lines
     count = [0]
 
-    def settle_pair(self: Any, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
-        if trig:
-            count[0] += 1
-            if count[0] % EVERY == 0:
-                prev = int(self.mode.side[i, j])
-                self._log(t, i, j, prev, 1 if prev < 0 else -1, trig, False)
-                self.mode.armed[i, j] = False
-                return
-        original(self, t, i, j, g, gain, trig)
+    def skipped() -> bool:
+        count[0] += 1
+        return count[0] % EVERY == 0
 
-    return _patched((events._Engine, "_settle_pair", settle_pair))
+    def settle_pair(self: Any, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
+        if trig and skipped():
+            prev = int(self.mode.side[i, j])
+            self._log(t, i, j, prev, 1 if prev < 0 else -1, trig, False)
+            self.mode.armed[i, j] = False
+            return
+        pair(self, t, i, j, g, gain, trig)
+
+    def settle_lines(self: Any, t: float, reps: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray,
+                     trig: set[tuple[int, int]]) -> None:
+        rows = [int(i) for r in reps for i in self.line_rows[int(r)]]
+        hit = [i for i in rows if (i, j) in trig]
+        if hit and skipped():
+            for i in rows:
+                prev = int(self.mode.side[i, j])
+                self._log(t, i, j, prev, 1 if prev < 0 else -1, (i, j) in trig, False)
+                self.mode.armed[i, j] = False
+            return
+        lines(self, t, reps, j, g, gain, trig)
+
+    return _patched((events._Engine, "_settle_pair", settle_pair), (events._Engine, "_settle_lines", settle_lines))
 
 
 def _logistic2_weight_halved() -> contextlib.AbstractContextManager:
@@ -227,7 +242,7 @@ def _sgd_with_replacement() -> contextlib.AbstractContextManager:
 
 MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     Mutant("events-skip-crossing", "every 10th crossing not applied (logged, mode unchanged)",
-           "verify/dynamics/events.py _Engine._settle_pair", _events_skip_crossing),
+           "verify/dynamics/events.py _Engine._settle_pair, _Engine._settle_lines", _events_skip_crossing),
     Mutant("logistic2-weight-halved", "factor 2 dropped in the compiled logistic2 weight",
            "verify/dynamics/field_jit.py LOSS_CODES", _logistic2_weight_halved),
     Mutant("polar-outputs-exp-r", "exp(r) for exp(2r) in the polar outputs",

@@ -132,6 +132,7 @@ def _details(report: dict[str, Any]) -> str:
         obs = (f"<p><span class='obsolete'>OBSOLETE</span> {esc(e['obsolete']['reason'])}</p>" if e.get("obsolete") else "")
         cx = (f"<p>Counterexample: <a href='#cx-{anchor(e['id'])}'>below</a></p>" if "counterexample" in e else "")
         deps = f"<p>Depends on: {esc(', '.join(e['depends_on']))}</p>" if e.get("depends_on") else ""
+        deps += _evidence(e)
         cert = ""
         if e.get("certificate") is not None:
             import json
@@ -150,6 +151,18 @@ def _details(report: dict[str, Any]) -> str:
             f"<p><b>assumed</b> {items('assumed')}</p></div>{deps}{cx}{cert}</details>")
     out.append("</section>")
     return "".join(out)
+
+
+def _evidence(e: dict[str, Any]) -> str:
+    """The evidence behind a verdict: the cross-check, the bound's slack, the checks' teeth."""
+    lines = []
+    if e.get("cross_check"):
+        lines.append(f"<b>cross-check</b> {esc(C.cross_check_text(e['cross_check']))}")
+    if e.get("slack"):
+        lines.append(f"<b>slack</b> {esc(C.slack_text(e['slack']))}")
+    if "teeth" in e:
+        lines.append("<b>teeth</b> " + esc(", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
+    return "".join(f"<p>{line}</p>" for line in lines)
 
 
 def _counterexamples(report: dict[str, Any], cx_pngs: dict[str, bytes | str | None]) -> str:

@@ -66,10 +66,11 @@ _CROSS_CHECK = {
     "type": "object",
     "description": "HOLDS of a trajectory claim: the worst example and a seeded sample rerun on an independent "
     "path and compared state by state (verify/evidence/cross_check.py); runs 0 with 'skipped' reasons when none "
-    "could be rerun (cost cap)",
+    "could be rerun (cost cap), or with 'not_applicable' when the claim has no engine trajectory",
     "required": ["runs", "backend", "max_disagreement", "error"],
     "properties": {
         "runs": {"type": "integer", "minimum": 0},
+        "engine": {"type": "string", "description": "the backend whose runs were checked (events, limit)"},
         "backend": {"type": "string"},
         "dps": {"type": "integer"},
         "max_disagreement": _NUMBER_OR_TEXT,
@@ -78,6 +79,7 @@ _CROSS_CHECK = {
         "skipped": {"type": "array", "items": {"type": "string"}},
         "escalated": {"type": "array", "items": {"type": "string"}},
         "detail": {"type": "string"},
+        "not_applicable": {"type": "string", "description": "why this HOLDS has no rerun (no engine trajectory, ...)"},
     },
 }
 
