@@ -9,6 +9,8 @@ from verify.claims.model import Claim, Margin
 from verify.evidence import cross_check as xc
 from verify.evidence.mutants import MUTANTS
 from verify.report.document import build_report, claim_entry
+from verify.report.render_html import render as render_html
+from verify.report.render_md import render as render_md
 from verify.report.schema import errors
 from verify.scenarios import scenario
 from verify.search import search
@@ -73,7 +75,10 @@ def test_pointwise_claims_are_not_cross_checked_and_say_why() -> None:
     result = search(_claim(id="xc-pointwise", horizon=None), budget=2, seed=0)
     assert result.verdict == Verdict.HOLDS
     assert result.cross_check["runs"] == 0 and "horizon None" in result.cross_check["not_applicable"]
-    assert errors(build_report([claim_entry(result)], {"profile": "test", "seed": 0})) == []
+    report = build_report([claim_entry(result)], {"profile": "test", "seed": 0})
+    assert errors(report) == []
+    assert "cross-check</b> not applicable: no engine trajectory" in render_html(report)
+    assert "- cross-check: not applicable: no engine trajectory" in render_md(report)
 
 
 def test_limit_claims_are_rerun_as_the_flow_at_a_smaller_eps() -> None:

@@ -39,11 +39,11 @@ estimate; the states are compared with r shifted by ln eps - ln eps'. The two pa
 modes and crossing times against Taylor series of the full field with its own event location and loss code.
 
 Cost cap: a limit run whose horizon x sum_i ||x_i|| exceeds ``LIMIT_MAX_WORK`` is not rerun (the mp steps of the
-converged directions scale with it: R8's t1 ~ 1e11 is out of reach); an example whose float64 run took more than ``MAX_STEPS`` accepted steps is not rerun (the
-mp run's cost grows with its steps, and its adaptive Taylor steps grow with the state as the float64
-engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and 210 mp steps, 0.9 s); the skipped
-reason is recorded (``runs`` counts only the examples compared). The horizon alone is no cost: long
-horizons run in log time.
+converged directions scale with it: R8's t1 ~ 1e11 is out of reach); an example whose float64 run took more than
+``MAX_STEPS`` accepted steps is not rerun (the mp run's cost grows with its steps, and its adaptive Taylor steps
+grow with the state as the float64 engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and
+210 mp steps, 0.9 s); the skipped reason is recorded (``runs`` counts only the examples compared). The horizon
+alone is no cost: long horizons run in log time.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ ESCALATE_DPS = (30, 60)  # a disagreement at CROSS_DPS is rerun at these digits 
 SAMPLED = 1  # examples rerun besides the worst one
 SAFETY = 1000.0
 MAX_STEPS = 1000
-LIMIT_MAX_WORK = 1e4  # a limit run is rerun only if horizon x sum_i ||x_i|| (the mp Taylor steps scale with it) is below
+LIMIT_MAX_WORK = 1e4  # a limit run is rerun only below this horizon x sum_i ||x_i|| (the mp steps scale with it)
 LIMIT_OUTPUT_LOG = -80.0  # the mp rerun of a limit run keeps every |f_i| <= e^LIMIT_OUTPUT_LOG on the horizon
 
 
@@ -270,7 +270,8 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
             continue
         work = float(run64.horizon) * float(np.sum(np.linalg.norm(run64.X, axis=1)))
         if claim.backend == "limit" and work > LIMIT_MAX_WORK:
-            result.skipped.append(f"{label}: beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > {LIMIT_MAX_WORK:g})")
+            result.skipped.append(f"{label}: beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > "
+                                  f"{LIMIT_MAX_WORK:g})")
             continue
         try:
             cmp, error, dps = _compare_mp(claim, scenario, run64, label, result.escalated)
