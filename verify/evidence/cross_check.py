@@ -39,7 +39,7 @@ estimate; the states are compared with r shifted by ln eps - ln eps'. The two pa
 modes and crossing times against Taylor series of the full field with its own event location and loss code.
 
 Cost cap: a limit run whose horizon x sum_i ||x_i|| exceeds ``LIMIT_MAX_WORK`` is not rerun (the mp steps of the
-converged directions scale with it: R8's t1 ~ 1e11 is out of reach); an example whose float64 run took more than
+converged directions scale with it: a horizon of 1e11 is out of reach); an example whose float64 run took more than
 ``MAX_STEPS`` accepted steps is not rerun (the mp run's cost grows with its steps, and its adaptive Taylor steps
 grow with the state as the float64 engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and
 210 mp steps, 0.9 s); the skipped reason is recorded (``runs`` counts only the examples compared). The horizon
