@@ -337,7 +337,7 @@ def _cross_check(claim: Claim, result: SearchResult, valid: list[tuple[float, Sc
     from verify.evidence import cross_check as xc
 
     if not xc.applies(claim):
-        result.cross_check = not_cross_checked(claim)
+        result.cross_check = xc.not_applicable(claim)
         return
     try:
         cc = xc.cross_check(claim, valid, seed)
@@ -351,13 +351,6 @@ def _cross_check(claim: Claim, result: SearchResult, valid: list[tuple[float, Sc
         result.reason += f"; cross-checked on the mp backend ({cc.runs} run(s), max disagreement {cc.max_disagreement:.2g} <= {cc.error:.2g})"
     else:
         result.reason += "; not cross-checked (" + "; ".join(cc.skipped) + ")"
-
-
-def not_cross_checked(claim: Claim) -> dict[str, Any]:
-    """The report's ``cross_check`` of a HOLDS that has nothing to rerun, with the reason."""
-    from verify.evidence import cross_check as xc
-
-    return {"runs": 0, "backend": "-", "max_disagreement": None, "error": None, "not_applicable": xc.not_applicable(claim)}
 
 
 def _high_precision_verdict(claim: Claim, scenario: Any, record: dict[str, Any]) -> tuple[Verdict, str]:
@@ -403,6 +396,8 @@ def _run_direct(claim: Claim, result: SearchResult, start: float) -> SearchResul
         result.min_margin = getattr(outcome, "min_margin", math.nan)
         result.certificate = getattr(outcome, "certificate", None)
         if result.verdict == Verdict.HOLDS:
-            result.cross_check = not_cross_checked(claim)
+            from verify.evidence import cross_check as xc
+
+            result.cross_check = xc.not_applicable(claim)
     result.time_s = time.perf_counter() - start
     return result

@@ -118,13 +118,16 @@ def applies(claim: Claim) -> bool:
     return claim.horizon is not None and claim.backend in ("events", "limit") and claim.runner is None
 
 
-def not_applicable(claim: Claim) -> str:
-    """Why a claim's HOLDS has no rerun on an independent path (report field ``cross_check.not_applicable``)."""
+def not_applicable(claim: Claim) -> dict[str, Any]:
+    """The report's ``cross_check`` of a HOLDS with nothing to rerun on an independent path, with the reason
+    (``not_applicable``: a runner's own procedure, no engine trajectory, or a backend with no second implementation)."""
     if claim.runner is not None:
-        return "the claim runs its own decision procedure (runner: symbolic, statistical), not an engine trajectory"
-    if claim.horizon is None:
-        return "no engine trajectory (horizon None): the check evaluates data, an init or its own computation"
-    return f"backend {claim.backend!r} has no second implementation to rerun"
+        why = "the claim runs its own decision procedure (runner: symbolic, statistical), not an engine trajectory"
+    elif claim.horizon is None:
+        why = "no engine trajectory (horizon None): the check evaluates data, an init or its own computation"
+    else:
+        why = f"backend {claim.backend!r} has no second implementation to rerun"
+    return {"runs": 0, "backend": "-", "max_disagreement": None, "error": None, "not_applicable": why}
 
 
 def reference_log_eps(run: Run) -> float:
@@ -268,8 +271,9 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         if steps > MAX_STEPS:
             result.skipped.append(f"{label}: beyond the mp cost cap ({steps} float64 steps > {MAX_STEPS})")
             continue
-        work = float(run64.horizon) * float(np.sum(np.linalg.norm(run64.X, axis=1)))
-        if claim.backend == "limit" and work > LIMIT_MAX_WORK:
+        limit = claim.backend == "limit"
+        work = float(run64.horizon) * float(np.sum(np.linalg.norm(run64.X, axis=1))) if limit else 0.0
+        if work > LIMIT_MAX_WORK:
             result.skipped.append(f"{label}: beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > "
                                   f"{LIMIT_MAX_WORK:g})")
             continue
