@@ -10,7 +10,7 @@ from verify.evidence import cross_check as xc
 from verify.evidence.mutants import MUTANTS
 from verify.report.document import build_report, claim_entry
 from verify.report.render_html import render as render_html
-from verify.report.render_md import render as render_md
+from verify.report.render_md import render_appendix
 from verify.report.schema import errors
 from verify.scenarios import scenario
 from verify.search import search
@@ -78,7 +78,7 @@ def test_pointwise_claims_are_not_cross_checked_and_say_why() -> None:
     report = build_report([claim_entry(result)], {"profile": "test", "seed": 0})
     assert errors(report) == []
     assert "cross-check</b> not applicable: no engine trajectory" in render_html(report)
-    assert "- cross-check: not applicable: no engine trajectory" in render_md(report)
+    assert "- cross-check: not applicable: no engine trajectory" in render_appendix(report)
 
 
 def test_limit_claims_are_rerun_as_the_flow_at_a_smaller_eps() -> None:

@@ -34,6 +34,7 @@ from verify.claims.model import Claim, Margin, as_margin, inconclusive
 from verify.claims.registry import audit_papers
 from verify.claims.run import Run, execute
 from verify.errors import InputError, NumericalError
+from verify.explored import Explored
 from verify.jsonable import jsonable
 from verify.scenarios import Scenario
 from verify.verdicts import Verdict
@@ -74,6 +75,8 @@ class SearchResult:
     first_violation: int | None = None  # generated examples up to the first confirmed violation (search power)
     cross_check: dict[str, Any] | None = None  # HOLDS of trajectory claims: the mp rerun (verify.evidence.cross_check)
     slack: dict[str, Any] | None = None  # bound claims: the largest measured / bound found, and where
+    explored: dict[str, list[Any]] | None = None  # parameter -> [min, max] over the valid examples (verify.explored)
+    worst_case: dict[str, Any] | None = None  # the smallest-margin valid example: margin, note, parameters
 
     @property
     def as_expected(self) -> bool:
@@ -232,6 +235,7 @@ def search(
     calls = [0]
     reasons: list[str] = []
     valid: list[tuple[float, Scenario]] = []  # (margin, scenario) of the valid examples, for the cross-check
+    explored = Explored()  # their parameters, for the report's `explored` and `worst_case`
 
     def probe(sc: Scenario) -> None:
         interrupt.raise_if_requested()  # a Ctrl-C / SIGTERM whose KeyboardInterrupt was swallowed
@@ -261,6 +265,7 @@ def search(
         assert ev.margin is not None
         result.examples += 1
         valid.append((ev.margin.value, sc))
+        explored.add(sc, ev.margin, ev.run.horizon if ev.run is not None else None)
         if ev.margin.value < result.min_margin:
             result.min_margin, result.min_margin_error = ev.margin.value, ev.margin.error
         if math.isfinite(ev.margin.value):  # Hypothesis rejects non-finite observations
@@ -305,6 +310,7 @@ def search(
     except Exception as exc:  # Hypothesis stopped for another reason: the search is inconclusive
         found["interrupted"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     result.time_s = time.perf_counter() - start
+    result.explored, result.worst_case = explored.ranges(), explored.worst_case()
     if result.verdict == Verdict.FAILED:
         return result
     if "counterexample" in found:

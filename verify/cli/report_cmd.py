@@ -4,7 +4,9 @@ Results whose claim definition changed since the run (a different ``definition_h
 the current catalogue's claim), whose claim left the catalogue, or that were computed by
 another tool version are flagged **obsolete** in every rendering and counted in the summary
 line. ``--out`` defaults to the stored report's directory (its report.json is rewritten with
-the obsolete flags; nothing else in it changes). Exit codes: 0 written, 2 unreadable or
+the obsolete flags; nothing else in it changes). Results computed by an older engine (their ``engine_hash``
+differs from the engine modules' now) are obsolete too; a report computed at another commit than the working
+tree's says so at the top of every rendering. Exit codes: 0 written, 2 unreadable or
 schema-invalid input.
 """
 
@@ -69,5 +71,10 @@ def run(args: argparse.Namespace) -> int:
     if obsolete:
         shown = ", ".join(obsolete[:10]) + (f", ... ({len(obsolete)} in all)" if len(obsolete) > 10 else "")
         print(f"obsolete: {shown}")
-    print(f"report: {paths['html']}")
+    from verify.report.digest import warnings
+
+    for line in warnings(report):
+        if "commit" in line:  # obsolete and unexpected results are printed above
+            print(f"note: {line}")
+    print(f"report: {paths['html']} (digest: {paths['md']}, per-claim appendix: {paths['appendix']})")
     return 0

@@ -8,6 +8,7 @@ taken on trust), and the paper errata the run found.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 def fmt(value: Any, digits: int = 3) -> str:
@@ -129,7 +130,7 @@ def trusted_base(report: dict[str, Any]) -> dict[str, Any]:
     tol = st.get("tolerances") or {}
     backends = [
         f"Numerical evidence (HOLDS / REFUTED on simulated runs): {st.get('precision', 'float64')}; relative tolerance "
-        f"rtol = {fmt(tol.get('rtol'))}; a candidate violation must exceed its error estimate and survive a rerun at "
+        f"rtol = {fmt(tol.get('rtol', tol.get('default_rtol')))} unless a claim sets its own; a candidate violation must exceed its error estimate and survive a rerun at "
         f"rtol x {fmt(tol.get('confirm_rtol_factor'))} before it counts.",
         "Balanced initialisations with tiny eps run in polar (log-norm, direction) form in float64, so eps far below the "
         "float64 range (e.g. ln eps = -30 or less) is exact in the log scale.",
@@ -164,7 +165,7 @@ def errata(report: dict[str, Any]) -> dict[str, Any]:
     papers = [(p, [(er, [by_id[c] for c in er.get("claims", []) if c in by_id]) for er in p.get("errata") or []])
               for p in report.get("papers") or [] if p.get("errata")]
     refuted = [e for e in report.get("claims", []) if planted(e) and e["verdict"] == "REFUTED"]
-    missed = [e for e in report.get("claims", []) if planted(e) and e["verdict"] != "REFUTED"]
+    missed = [e for e in report.get("claims", []) if e.get("expected") == "REFUTED" and e["verdict"] != "REFUTED"]
     return {"papers": papers, "refuted": refuted, "missed": missed}
 
 
@@ -182,7 +183,7 @@ def witness_summary(cx: dict[str, Any]) -> str:
     if cx.get("margin") is not None:
         parts.append(f"margin {fmt(cx.get('margin'), 4)} (confirmed {fmt(cx.get('confirmed_margin'), 4)})")
     if cx.get("mp_confirmation"):
-        mp = f"{cx.get('mp_dps')}-digit rerun: {cx['mp_confirmation']}"
+        mp = (f"{cx['mp_dps']}-digit rerun" if cx.get("mp_dps") else "high-precision rerun") + f": {cx['mp_confirmation']}"
         if cx.get("mp_margin") is not None:
             mp += f", margin {fmt(cx.get('mp_margin'), 4)}"
         parts.append(mp)
@@ -197,4 +198,5 @@ def shrunk_data(cx: dict[str, Any]) -> str:
         keys = ("value", "witness", "params")
     doc = {k: cx[k] for k in keys if k in cx}
     text = json.dumps(doc, indent=1, default=str)
+    text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
     return text if len(text) <= 4000 else text[:4000] + "\n... (truncated; full record in report.json)"

@@ -23,7 +23,7 @@ from verify.jsonable import jsonable
 from verify.search import SearchResult
 from verify.verdicts import Verdict
 
-REPORT_VERSION = "1.1"  # 1.1: claim entries carry definition_hash (see verify/report/obsolete.py)
+REPORT_VERSION = "1.2"  # 1.1: claim entries carry definition_hash; 1.2: engine_hash, explored, worst_case, margin_unit
 
 
 def git_commit() -> str | None:
@@ -59,11 +59,14 @@ def environment() -> dict[str, Any]:
 
 def claim_entry(result: SearchResult, replay: str | None = None, paper: str | None = None) -> dict[str, Any]:
     """One claim's report entry; ``paper`` is the id of the paper that holds the claim (None: a user claim)."""
-    from verify.report.obsolete import definition_hash
+    from verify.report.obsolete import definition_hash, engine_hash
 
     entry = result.claim.to_dict()
     entry["paper"] = paper
     entry["definition_hash"] = definition_hash(result.claim)
+    entry["engine_hash"] = engine_hash(result.claim)
+    if result.claim.meta.get("margin_unit"):
+        entry["margin_unit"] = str(result.claim.meta["margin_unit"])
     entry.update(
         {
             "verdict": str(result.verdict),
@@ -86,6 +89,10 @@ def claim_entry(result: SearchResult, replay: str | None = None, paper: str | No
     entry["teeth"] = list(result.claim.meta.get("teeth", ()))
     if result.slack is not None:
         entry["slack"] = dict(result.slack)
+    if result.explored is not None:
+        entry["explored"] = dict(result.explored)
+    if result.worst_case is not None and result.verdict == Verdict.HOLDS:
+        entry["worst_case"] = dict(result.worst_case)
     if result.counterexample is not None:
         cx = dict(result.counterexample)
         if replay:
@@ -106,15 +113,18 @@ def build_report(entries: Iterable[dict[str, Any]], settings: dict[str, Any], *,
     """The whole report document; ``command`` is the ``verify ...`` line that regenerates it,
     ``partial`` marks a run that was interrupted (its unfinished claims are UNKNOWN "interrupted"),
     ``papers`` the :class:`verify.Paper` objects whose claims it holds (their title, blueprint and
-    errata are stored, so the report re-renders without the plug-ins)."""
+    errata are stored, so the report re-renders without the plug-ins). ``tool.engine`` maps each engine
+    module to a short hash of its source (what ``verify report --from`` names when the engine changed)."""
     from verify import __version__
+    from verify.report.obsolete import engine_module_hashes
 
     claims = list(entries)
     counts = Counter(e["verdict"] for e in claims)
     unexpected = [e["id"] for e in claims if not e["as_expected"]]
     return {
         "report_version": REPORT_VERSION,
-        "tool": {"name": "relu-verify", "version": __version__, "git_commit": git_commit(), "command": command},
+        "tool": {"name": "relu-verify", "version": __version__, "git_commit": git_commit(), "command": command,
+                 "engine": engine_module_hashes()},
         "settings": settings,
         "environment": environment(),
         "summary": {
@@ -146,15 +156,16 @@ def summary_line(report: dict[str, Any]) -> str:
 
 
 def write_report(report: dict[str, Any], directory: str | Path) -> dict[str, Path]:
-    """Write report.json and report.md (the full Markdown rendering, without figure files) into ``directory``.
+    """Write report.json, report.md (the digest) and claims.md (the appendix), without figure files, into ``directory``.
 
     :func:`verify.report.render.render_all` writes these and index.html, graph-<paper>.svg and the plots.
     """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"json": out / "report.json", "md": out / "report.md"}
-    paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
-    from verify.report.render_md import render as full_markdown
+    from verify.report.render_md import APPENDIX, render, render_appendix
 
-    paths["md"].write_text(full_markdown(report))
+    paths = {"json": out / "report.json", "md": out / "report.md", "appendix": out / APPENDIX}
+    paths["json"].write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
+    paths["md"].write_text(render(report))
+    paths["appendix"].write_text(render_appendix(report))
     return paths

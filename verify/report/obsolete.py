@@ -11,17 +11,28 @@ and falls back to the function's qualified name.
 compares the stored hashes with the current catalogue and the stored tool version with the
 installed one. An entry is **obsolete** when its claim's definition changed, when the claim
 is no longer in the catalogue, when the entry has no hash (a report older than version 1.1),
-or when the tool version changed (then every entry is obsolete). Obsolete entries get an
-``obsolete`` object ``{"reason": ...}``; the summary gets ``obsolete`` (a count).
+when the engine it ran through changed, or when the tool version changed (then every entry is
+obsolete). Obsolete entries get an ``obsolete`` object ``{"reason": ...}``; the summary gets
+``obsolete`` (a count) and ``no_engine_hash`` (entries from before engine hashes, version 1.2).
+
+``engine_hash`` is the SHA-256 of the source files of the engine modules a claim runs through:
+the static import closure (every ``import`` in a module's source, function bodies included) of
+:mod:`verify.search` and of the modules that define the claim's check, precondition and runner,
+restricted to ``verify`` and without its presentation layers (``verify.report``, ``verify.cli``).
+The closure over-approximates what ran (a change can mark a result obsolete that it did not
+affect) but never misses a module the claim used.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import dis
 import hashlib
 import inspect
 import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 _MAX_DEPTH = 2
@@ -134,6 +145,109 @@ def definition_hash(claim: Any) -> str:
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 
+_VERIFY_DIR = Path(__file__).resolve().parents[1]
+_NOT_ENGINE = ("verify.report", "verify.cli")
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of a ``verify`` module or package (None: not one, or outside the engine)."""
+    if not (name == "verify" or name.startswith("verify.")) or any(name == p or name.startswith(p + ".") for p in _NOT_ENGINE):
+        return None
+    base = _VERIFY_DIR.joinpath(*name.split(".")[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@lru_cache(maxsize=None)
+def _imports(name: str) -> tuple[str, ...]:
+    """The engine modules ``name`` imports anywhere in its source (and its parent packages)."""
+    path = _module_file(name)
+    if path is None:
+        return ()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    parents = {".".join(m.split(".")[:k]) for m in found for k in range(1, m.count(".") + 1)}
+    return tuple(sorted(m for m in found | parents if _module_file(m) is not None))
+
+
+def _closure(roots: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    todo = [r for r in roots if _module_file(r) is not None]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(_imports(name))
+    return sorted(seen)
+
+
+@lru_cache(maxsize=None)
+def _file_hash(name: str) -> str:
+    path = _module_file(name)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path is not None else ""
+
+
+def engine_modules(claim: Any) -> list[str]:
+    """The engine modules a claim runs through (see the module docstring), sorted."""
+    roots = {"verify.search"}
+    for fn in (getattr(claim, "check", None), getattr(claim, "precondition", None), getattr(claim, "runner", None)):
+        module = getattr(fn, "__module__", None)
+        if isinstance(module, str):
+            roots.add(module)
+            roots.update(_external_imports(module))
+    return _closure(roots)
+
+
+def _external_imports(module: str) -> tuple[str, ...]:
+    """The ``verify`` modules a claim's own module (a paper's, or a user's file) imports."""
+    import sys
+
+    mod = sys.modules.get(module)
+    try:
+        tree = ast.parse(inspect.getsource(mod)) if mod is not None else None
+    except (OSError, TypeError, SyntaxError):
+        tree = None
+    if tree is None:
+        return ()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+    return tuple(n for n in names if _module_file(n) is not None)
+
+
+def engine_hash(claim: Any) -> str:
+    """SHA-256 (hex) of the source files of :func:`engine_modules` (names and contents)."""
+    doc = [(name, _file_hash(name)) for name in engine_modules(claim)]
+    return hashlib.sha256(json.dumps(doc).encode()).hexdigest()
+
+
+def engine_module_hashes() -> dict[str, str]:
+    """Every engine module -> the first 16 hex digits of its source's SHA-256 (stored as ``tool.engine``)."""
+    names = []
+    for path in sorted(_VERIFY_DIR.rglob("*.py")):
+        parts = path.relative_to(_VERIFY_DIR.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if _module_file(name) is not None:
+            names.append(name)
+    return {name: _file_hash(name)[:16] for name in names}
+
+
 def mark_obsolete(report: dict[str, Any], claims: Iterable[Any] | None = None, tool_version: str | None = None,
                   hasher: Callable[[Any], str] = definition_hash) -> dict[str, Any]:
     """A copy of ``report`` with obsolete entries flagged against ``claims`` (default: the catalogue).
@@ -154,7 +268,9 @@ def mark_obsolete(report: dict[str, Any], claims: Iterable[Any] | None = None, t
     out = copy.deepcopy(report)
     stored_version = (out.get("tool") or {}).get("version")
     version_changed = stored_version != tool_version
-    count = 0
+    stored_modules = (out.get("tool") or {}).get("engine") or {}
+    now_modules = engine_module_hashes() if stored_modules else {}
+    count = no_engine = 0
     for entry in out.get("claims", []):
         entry.pop("obsolete", None)
         reasons = []
@@ -171,10 +287,17 @@ def mark_obsolete(report: dict[str, Any], claims: Iterable[Any] | None = None, t
                 now = hashes.setdefault(claim.id, hasher(claim))
                 if now != stored:
                     reasons.append("claim definition changed since this result was computed")
+            if entry.get("engine_hash") is None:
+                no_engine += 1
+            elif entry["engine_hash"] != engine_hash(claim):
+                changed = [m for m in engine_modules(claim) if stored_modules.get(m) != now_modules.get(m)]
+                reasons.append("engine changed since this result was computed"
+                               + (f" ({', '.join(changed[:6])}{', ...' if len(changed) > 6 else ''})" if changed else ""))
         if reasons:
             entry["obsolete"] = {"reason": "; ".join(reasons)}
             count += 1
     summary = out.setdefault("summary", {})
     summary["obsolete"] = count
+    summary["no_engine_hash"] = no_engine
     summary["rerendered_against"] = tool_version
     return out

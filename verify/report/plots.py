@@ -32,6 +32,7 @@ POS, NEG = "#1565c0", "#c62828"
 LOG_EPS = -30.0
 WIDTH = 8
 DPI = 80
+CX_DPI = 90  # counterexample plots: readable at print size
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ def _plt():
     return plt
 
 
-def _png(fig: Any) -> bytes:
+def _png(fig: Any, dpi: int = DPI) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     _plt().close(fig)
     return buf.getvalue()
 
@@ -298,8 +299,14 @@ def representative_figures() -> list[Figure]:
 
 
 def counterexample_png(entry: dict[str, Any], samples: int = 240) -> bytes | None:
-    """The re-simulated violating trajectory of a scenario counterexample (None: nothing to simulate)."""
+    """The re-simulated violating trajectory of a scenario counterexample (None: nothing to simulate).
+
+    The violation is marked where the check's note states it (:func:`verify.report.evidence_text.violation_site`):
+    the violating neuron j (or data/neuron pair (i, j)) drawn thick with the others grey, a red line and dot
+    at the time of the violation, and a dashed line at the claim's horizon t_end (the time its bound names).
+    A violation early in the run switches the time axis to a log scale so that it is visible."""
     from verify import simulate
+    from verify.report.evidence_text import violation_site
     from verify.scenarios import Scenario
 
     cx = entry.get("counterexample") or {}
@@ -308,9 +315,13 @@ def counterexample_png(entry: dict[str, Any], samples: int = 240) -> bytes | Non
     t_end = float((cx.get("params") or {}).get("t_end") or 0.0)
     if not (math.isfinite(t_end) and t_end > 0):
         return None
+    site = violation_site(cx)
+    t_v = site.get("t") if 0.0 <= site.get("t", -1.0) <= t_end else None
+    log_axis = t_v is not None and 0.0 < t_v < 0.05 * t_end
     sc = Scenario.from_dict(cx)
     init, ds = sc.init, sc.dataset
-    times = np.linspace(0.0, t_end, samples)
+    grid = [np.linspace(0.0, t_end, samples)] + ([np.geomspace(t_end * 1e-4, t_end, samples)] if log_axis else [])
+    times = np.unique(np.concatenate(grid + ([np.array([t_v])] if t_v is not None else [])))
     if init.balanced:
         traj = simulate(ds, init.W0, init.v0, t_end, loss=sc.loss, alpha=sc.alpha, times=times, log_eps=init.log_eps)
     else:
@@ -318,28 +329,52 @@ def counterexample_png(entry: dict[str, Any], samples: int = 240) -> bytes | Non
     plt = _plt()
     X = np.asarray(ds.X, float)
     t = np.asarray(traj.times, float)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.4))
     if traj.polar:
         U, r, s = _states(traj)
-        pre, pre_label = np.einsum("khd,nd->khn", U, X), "<x_i, w_j(t)/||w_j(t)||>"
+        pre, pre_label = np.einsum("khd,nd->khn", U, X), "<x_i, w_j(t)> / ||w_j(t)||"
         second, second_label = r, "log-norm r_j(t) = ln ||w_j(t)||"
     else:
         pre, pre_label = np.einsum("khd,nd->khn", np.asarray(traj.W, float), X), "<x_i, w_j(t)>"
         second, second_label = np.asarray(traj.v, float), "second layer v_j(t)"
     h, n = pre.shape[1], pre.shape[2]
-    cmap = plt.get_cmap("tab10")
-    for j in range(h):
-        for i in range(n):
-            axes[0].plot(t, pre[:, j, i], color=cmap((j * n + i) % 10), lw=1.3,
-                         ls="-" if ds.y[i] > 0 else "--", label=f"i={i} (y={int(ds.y[i]):+d}), j={j}" if h * n <= 10 else None)
-        axes[1].plot(t, second[:, j], color=cmap(j % 10), lw=1.3, label=f"j={j}" if h <= 10 else None)
-    for ax, title in ((axes[0], pre_label), (axes[1], second_label)):
-        ax.axhline(0.0, color="#999", lw=0.8)
-        ax.set_xlabel("t")
-        ax.set_title(title, fontsize=10)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7, frameon=False)
-    fig.suptitle(f"{entry['id']}: counterexample trajectory ({sc.loss} loss, {init.kind} init, ln eps = {init.log_eps:.3g}, "
-                 f"t_end = {t_end:.3g})", fontsize=10)
-    fig.tight_layout()
-    return _png(fig)
+    j_v, i_v = site.get("j"), site.get("i")
+    j_v = j_v if j_v is not None and j_v < h else None
+    i_v = i_v if i_v is not None and i_v < n else None
+    with plt.rc_context({"font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "legend.fontsize": 10,
+                         "xtick.labelsize": 11, "ytick.labelsize": 11}):
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
+        cmap = plt.get_cmap("tab10")
+        for j in range(h):
+            for i in range(n):
+                hot = j_v is not None and j == j_v and (i_v is None or i == i_v)
+                style = dict(color=NEG if hot else (cmap((j * n + i) % 10) if j_v is None else "#9e9e9e"),
+                             lw=2.8 if hot else (1.4 if j_v is None else 0.9), ls="-" if ds.y[i] > 0 else "--",
+                             alpha=1.0 if hot or j_v is None else 0.6, zorder=3 if hot else 2)
+                label = (f"violating: i={i} (y={int(ds.y[i]):+d}), j={j}" if hot
+                         else (f"i={i} (y={int(ds.y[i]):+d}), j={j}" if j_v is None and h * n <= 8 else None))
+                axes[0].plot(t, pre[:, j, i], label=label, **style)
+            hot = j_v is not None and j == j_v
+            axes[1].plot(t, second[:, j], color=NEG if hot else (cmap(j % 10) if j_v is None else "#9e9e9e"),
+                         lw=2.8 if hot else 1.4, label=(f"violating neuron j={j}" if hot else (f"j={j}" if j_v is None and h <= 8 else None)))
+        if j_v is not None:
+            axes[0].plot([], [], color="#9e9e9e", lw=0.9, label="other pairs (grey)")
+        for k, (ax, title) in enumerate(((axes[0], pre_label), (axes[1], second_label))):
+            ax.axhline(0.0, color="#777", lw=0.8)
+            ax.axvline(t_end, color="#333", lw=1.2, ls=":", label=f"claim's horizon t_end = {t_end:.4g}")
+            if t_v is not None:
+                ax.axvline(t_v, color=NEG, lw=1.6, ls="--", label=f"violation at t = {t_v:.4g}")
+                if j_v is not None:
+                    kv = int(np.argmin(np.abs(t - t_v)))
+                    yv = pre[kv, j_v, i_v if i_v is not None else 0] if k == 0 else second[kv, j_v]
+                    ax.plot([t[kv]], [yv], "o", ms=10, mfc="none", mec=NEG, mew=2.2, zorder=4)
+            if log_axis:
+                ax.set_xscale("log")
+                ax.set_xlim(t_end * 1e-4, t_end * 1.02)
+            ax.set_xlabel("t (log scale)" if log_axis else "t")
+            ax.set_title(title)
+            ax.legend(frameon=False, loc="best")
+        note = str(cx.get("note") or "")
+        fig.suptitle(f"{entry['id']}: {sc.loss} loss, {init.kind} init, ln eps = {init.log_eps:.3g}\n"
+                     + (note if len(note) <= 120 else note[:117] + "..."), fontsize=12)
+        fig.tight_layout()
+        return _png(fig, CX_DPI)

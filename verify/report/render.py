@@ -1,8 +1,9 @@
 """``render_all``: write every rendering of a report into a directory.
 
 Files: ``report.json`` (the document, validated by :data:`verify.report.schema.SCHEMA`),
-``report.md`` (Markdown; figures referenced as files), ``index.html`` (self-contained: inline
-CSS, PNG data URIs, inline SVG, no scripts), ``graph-<paper>.svg`` (each paper's dependency graph) and
+``report.md`` (the digest, in Markdown), ``claims.md`` (the per-claim appendix; figures referenced
+as files), ``index.html`` (self-contained: inline CSS, PNG data URIs, inline SVG, one inline script
+for the table filter, no network), ``graph-<paper>.svg`` (each paper's dependency graph) and
 ``plots/*.png`` (representative runs and counterexample trajectories). ``plots=False`` skips
 the matplotlib figures (the HTML then says so); a plotting error never loses the report.
 """
@@ -91,11 +92,12 @@ def _save_json(path: Path, text: str) -> None:
 def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = True) -> dict[str, Path]:
     """Write report.json, report.md, index.html, graph-<paper>.svg (and plots/*.png) into ``directory``.
 
-    Returns the written paths: keys ``json``, ``md``, ``html``, ``svg:<paper>`` and ``png:<name>`` per figure.
+    Returns the written paths: keys ``json``, ``md``, ``appendix`` (claims.md), ``html``, ``svg:<paper>`` and ``png:<name>`` per figure.
     A file that cannot be written is an InputError naming it (report.json is then kept in a temporary file).
     """
     out = Path(directory)
-    paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "html": out / "index.html"}
+    paths: dict[str, Path] = {"json": out / "report.json", "md": out / "report.md", "appendix": out / render_md.APPENDIX,
+                              "html": out / "index.html"}
     text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -138,5 +140,6 @@ def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = T
                 paths[f"png:{name}"] = p
                 md_figures[f"cx-{claim_id}"] = f"plots/{name}.png"
     _save(paths["md"], render_md.render(report, md_figures, captions))
+    _save(paths["appendix"], render_md.render_appendix(report, md_figures, captions))
     _save(paths["html"], render_html.render(report, figures, cx_pngs, plot_error))
     return paths

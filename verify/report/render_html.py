@@ -1,102 +1,57 @@
 """``index.html``: a self-contained page rendering of ``report.json``.
 
-Self-contained means: inline CSS, no scripts, no network. Images are PNG data URIs
-(``data:image/png;base64,...``) and the dependency graph is inline SVG. The page shows the
-header (tool, commit, settings, seeds, libraries, float environment), the summary line, the
-claims table (with links to per-claim details in ``<details>`` elements), the counterexamples
-(shrunk data, replay command, violating-trajectory plot), each paper's dependency graph, the
-representative-run plots, the trusted base and the errata. Obsolete results (see
-:mod:`verify.report.obsolete`) are flagged in the table, the details and the summary.
+Self-contained means: inline CSS, one inline script (the claims-table filter), no network. Images are
+PNG data URIs (``data:image/png;base64,...``) and the dependency graphs inline SVG. The first screen
+answers first: the top bar (summary, regenerate command, warnings such as a commit that is not the
+working tree's) and the digest (:mod:`verify.report.html_digest`); then the claims table with each
+statement, filterable by paper, verdict and text; the counterexamples (plot marking the violation,
+witness table, replay command); the dependency graphs; the representative runs; the trusted base; the
+errata; the per-claim evidence (ranges explored, worst case, margin meaning, cross-check, slack); the
+environment. Obsolete results (see :mod:`verify.report.obsolete`) are flagged in the table and details.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from typing import Any
 
 from verify.report import content as C
+from verify.report import evidence_text as E
 from verify.report import graph
+from verify.report.digest import digest
 from verify.report.document import summary_line
+from verify.report.html_digest import anchor, digest_section, esc, top_bar
+from verify.report.html_style import CSS, SCRIPT
 
-CSS = """
-:root{--ok:#2e7d32;--bad:#c62828;--warn:#f9a825;--muted:#666}
-*{box-sizing:border-box}
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0;color:#222;background:#fafafa;line-height:1.4}
-header{background:#263238;color:#eceff1;padding:18px 28px}
-header h1{margin:0 0 6px 0;font-size:24px}
-header dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0 0 0;font-size:13px}
-header dt{color:#b0bec5}header dd{margin:0;font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
-nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:8px 28px;z-index:2;font-size:14px}
-nav a{margin-right:16px;color:#1565c0;text-decoration:none}
-main{padding:10px 28px 40px 28px;max-width:1500px}
-section{margin-top:26px}
-h2{border-bottom:2px solid #cfd8dc;padding-bottom:4px}
-.summary{font-size:19px;font-weight:600;padding:12px 16px;border-radius:8px;background:#e8f5e9;border:1px solid #a5d6a7}
-.summary.bad{background:#ffebee;border-color:#ef9a9a}
-.chips span{display:inline-block;margin:8px 8px 0 0;padding:3px 10px;border-radius:12px;font-size:13px;font-weight:600}
-table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}
-th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}
-th{background:#eceff1;position:sticky;top:37px;z-index:1}
-td.num{text-align:right;font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap}
-.pill{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}
-.PROVED{background:#c8e6c9;color:#1b5e20}.HOLDS{background:#f1f8e9;color:#33691e;border:1px solid #c5e1a5}
-.REFUTED{background:#ffcdd2;color:#b71c1c}.UNKNOWN{background:#fff8e1;color:#8d6e00;border:1px solid #ffe082}
-.FAILED{background:#f3e5f5;color:#4a148c}
-tr.unexpected td{background:#ffebee}
-.obsolete{background:#616161;color:#fff;padding:1px 6px;border-radius:4px;font-size:11px;font-weight:700}
-tr.is-obsolete td{opacity:.65}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
-pre{background:#f5f5f5;border:1px solid #e0e0e0;padding:8px;overflow:auto;max-height:320px}
-.stmt{background:#f5f7fa;border-left:3px solid #90a4ae;padding:6px 10px;white-space:pre-wrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
-details{background:#fff;border:1px solid #e0e0e0;border-radius:6px;margin:6px 0;padding:4px 10px}
-details summary{cursor:pointer;font-weight:600}
-.cx{background:#fff;border:1px solid #ffcdd2;border-left:5px solid #e53935;border-radius:6px;padding:4px 14px 8px 14px;margin:10px 0}
-.cx h3{margin:6px 0 2px 0}.cx p{margin:4px 0}
-.cx.planted{border-left-color:#ef6c00;border-color:#ffe0b2}
-figure{margin:14px 0;background:#fff;border:1px solid #e0e0e0;border-radius:6px;padding:10px}
-figure img{max-width:100%;height:auto}
-figcaption{font-size:13px;color:var(--muted);margin-top:4px}
-.graph{overflow-x:auto;background:#fff;border:1px solid #e0e0e0;border-radius:6px;padding:8px}
-.muted{color:var(--muted)}
-ul.tight li{margin:2px 0}
-.split b{display:inline-block;min-width:70px}
-"""
-
-
-def esc(value: Any) -> str:
-    return html.escape(str(value), quote=True)
 
 
 def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def anchor(claim_id: str) -> str:
-    return "claim-" + "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in claim_id)
-
-
 def _pill(verdict: str) -> str:
     return f"<span class='pill {esc(verdict)}'>{esc(verdict)}</span>"
 
 
-def _header(report: dict[str, Any]) -> str:
+def _environment(report: dict[str, Any]) -> str:
     facts = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in C.header_facts(report))
-    return f"<header><h1>relu-verify report</h1><dl>{facts}</dl></header>"
+    return f"<section id='environment'><h2>Environment and settings</h2><dl class='env'>{facts}</dl></section>"
 
 
-def _summary(report: dict[str, Any]) -> str:
-    s = report.get("summary", {})
-    bad = bool(s.get("unexpected")) or s.get("counts", {}).get("FAILED", 0) > 0
-    chips = "".join(f"<span class='{v}'>{n} {v}</span>" for v, n in (s.get("counts") or {}).items())
-    extra = ""
-    if s.get("unexpected"):
-        extra += f"<p><b>Unexpected:</b> {', '.join(esc(i) for i in s['unexpected'])}</p>"
-    if s.get("obsolete"):
-        extra += (f"<p><span class='obsolete'>OBSOLETE</span> {s['obsolete']} result(s) were computed with a different "
-                  "claim definition or tool version; rerun <code>verify check</code> to refresh them.</p>")
-    return (f"<section id='summary'><h2>Summary</h2><div class='summary{' bad' if bad else ''}' id='summary-line'>"
-            f"{esc(summary_line(report))}</div><div class='chips'>{chips}</div>{extra}</section>")
+def _paper_key(e: dict[str, Any]) -> str:
+    return str(e["paper"]) if e.get("paper") is not None else str(e.get("file") or "unnamed file")
+
+
+def _filters(report: dict[str, Any]) -> str:
+    keys = list(dict.fromkeys(_paper_key(e) for e in report.get("claims", [])))
+    papers = "".join(f"<option value='{esc(k)}'>{esc(k if any(e.get('paper') == k for e in report.get('claims', [])) else 'user: ' + k)}"
+                     "</option>" for k in keys)
+    verdicts = "".join(f"<option value='{v}'>{v}</option>" for v in ("PROVED", "HOLDS", "REFUTED", "UNKNOWN", "FAILED"))
+    return ("<div class='filters'><label>paper <select id='f-paper'><option value=''>all</option>" + papers + "</select></label>"
+            "<label>verdict <select id='f-verdict'><option value=''>all</option>" + verdicts
+            + "<option value='unexpected'>unexpected</option></select></label>"
+            "<input id='f-text' type='search' placeholder='filter by text (id, source, statement)' aria-label='filter by text'>"
+            "<span id='f-count' class='muted'></span></div>")
 
 
 def _table(report: dict[str, Any]) -> str:
@@ -108,15 +63,30 @@ def _table(report: dict[str, Any]) -> str:
         if e.get("obsolete"):
             cls.append("is-obsolete")
         flag = f" <span class='obsolete' title='{esc(e['obsolete']['reason'])}'>OBSOLETE</span>" if e.get("obsolete") else ""
-        verdict = _pill(e["verdict"]) + ("" if e.get("as_expected", True) else " <b>unexpected</b>")
+        verdict = _pill(e["verdict"]) + ("" if e["verdict"] == e["expected"] else f"<br><span class='muted'>expected "
+                                                                                  f"{esc(e['expected'])}</span>")
+        verdict += "" if e.get("as_expected", True) else " <b>unexpected</b>"
+        where = f"paper {e['paper']}" if e.get("paper") is not None else f"user claim, {e.get('file') or 'unnamed file'}"
         rows.append(
-            f"<tr class='{' '.join(cls)}'><td><a href='#{anchor(e['id'])}'>{esc(e['id'])}</a>{flag}</td>"
-            f"<td>{esc(C.paper_text(e))}</td><td>{esc(e['source'])}</td><td>{_pill(e['expected'])}</td>"
-            f"<td>{verdict}</td><td class='num'>{e['examples']}</td><td class='num'>{esc(C.margin_text(e))}</td>"
-            f"<td class='num'>{C.fmt(e['time_s'])}</td><td class='num'>{esc(C.timing(e))}</td></tr>")
-    return ("<section id='claims'><h2>Claims</h2><table id='claims-table'><thead><tr><th>id</th><th>seed</th><th>source</th>"
-            "<th>expected</th><th>verdict</th><th>examples</th><th>smallest margin</th><th>time (s)</th>"
-            "<th>per example min / median / max (s)</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></section>")
+            f"<tr class='{' '.join(cls)}' data-paper='{esc(_paper_key(e))}' data-verdict='{esc(e['verdict'])}'>"
+            f"<td><a href='#{anchor(e['id'])}'>{esc(e['id'])}</a>{flag}<span class='src'>{esc(where)}: {esc(e['source'])}</span></td>"
+            f"<td class='st'>{esc(e['statement'])}</td><td>{verdict}</td><td>{esc(_evidence_short(e))}</td>"
+            f"<td class='num'>{esc(C.margin_text(e))}</td></tr>")
+    return ("<section id='claims'><h2>Claims</h2>" + _filters(report) + "<table id='claims-table'><colgroup><col class='c-id'>"
+            "<col class='c-st'><col class='c-v'><col class='c-ev'><col class='c-m'></colgroup><thead><tr><th>id and source</th>"
+            "<th>statement</th><th>verdict</th><th>evidence</th><th>smallest margin</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table></section>")
+
+
+def _evidence_short(e: dict[str, Any]) -> str:
+    """The table's evidence cell: examples and what they covered (or the decision procedure)."""
+    if e["verdict"] == "PROVED" or E._direct(e):
+        return "symbolic / exact decision procedure" + (f"; {e['examples']} case(s)" if e.get("examples") else "")
+    text = f"{e['examples']} valid example(s)"
+    if e.get("vacuous"):
+        text += f", {e['vacuous']} vacuous"
+    explored = E.explored_text(e)
+    return text + (f"; {explored}" if explored else "")
 
 
 def _details(report: dict[str, Any]) -> str:
@@ -145,8 +115,7 @@ def _details(report: dict[str, Any]) -> str:
             f"<div class='stmt'>{esc(e['statement'])}</div>"
             f"<p>Verdict {_pill(e['verdict'])} vs expected {_pill(e['expected'])}: {esc(e.get('reason', ''))}</p>"
             f"<p>{e['examples']} valid example(s), {e.get('vacuous', 0)} vacuous, {e.get('numerical_failures', 0)} numerical "
-            f"failure(s); smallest margin {esc(C.margin_text(e))}; time {C.fmt(e['time_s'])} s (per example min / median / "
-            f"max {esc(C.timing(e))} s).</p>"
+            f"failure(s); time {C.fmt(e['time_s'])} s (per example min / median / max {esc(C.timing(e))} s).</p>"
             f"<div class='split'><p><b>checked</b> {items('checked')}</p><p><b>proved</b> {items('proved')}</p>"
             f"<p><b>assumed</b> {items('assumed')}</p></div>{deps}{cx}{cert}</details>")
     out.append("</section>")
@@ -154,15 +123,18 @@ def _details(report: dict[str, Any]) -> str:
 
 
 def _evidence(e: dict[str, Any]) -> str:
-    """The evidence behind a verdict: the cross-check, the bound's slack, the checks' teeth."""
-    lines = []
+    """The evidence behind a verdict: margin and its meaning, ranges tested, worst case, cross-check, slack, teeth."""
+    rows = [("smallest margin", C.margin_text(e)), ("margin", E.margin_text_explained(e))]
+    for label, text in (("tested on", E.explored_text(e)), ("worst case", E.worst_case_text(e))):
+        if text:
+            rows.append((label, text))
     if e.get("cross_check"):
-        lines.append(f"<b>cross-check</b> {esc(C.cross_check_text(e['cross_check']))}")
+        rows.append(("cross-check", C.cross_check_text(e["cross_check"])))
     if e.get("slack"):
-        lines.append(f"<b>slack</b> {esc(C.slack_text(e['slack']))}")
+        rows.append(("slack", C.slack_text(e["slack"])))
     if "teeth" in e:
-        lines.append("<b>teeth</b> " + esc(", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
-    return "".join(f"<p>{line}</p>" for line in lines)
+        rows.append(("teeth", ", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
+    return "<div class='ev'>" + "".join(f"<p><b>{esc(k)}</b> {esc(v)}</p>" for k, v in rows) + "</div>"
 
 
 def _counterexamples(report: dict[str, Any], cx_pngs: dict[str, bytes | str | None]) -> str:
@@ -177,7 +149,7 @@ def _counterexamples(report: dict[str, Any], cx_pngs: dict[str, bytes | str | No
         png = cx_pngs.get(e["id"])
         if isinstance(png, bytes):
             plot = (f"<figure><img alt='violating trajectory of {esc(e['id'])}' src='{data_uri(png)}'>"
-                    "<figcaption>The counterexample scenario re-simulated from the stored record.</figcaption></figure>")
+                    "<figcaption>The counterexample scenario re-simulated from the stored record: the violating neuron (or pair) in red, the others grey, the violation time and the claim's horizon marked where the check's note states them.</figcaption></figure>")
         elif isinstance(png, str):
             plot = f"<p class='muted'>Trajectory plot unavailable: {esc(png)}</p>"
         else:
@@ -191,25 +163,13 @@ def _counterexamples(report: dict[str, Any], cx_pngs: dict[str, bytes | str | No
     return "".join(out)
 
 
-WITNESS_KEYS = ("value", "point", "expr", "relation", "path", "n_plus", "n_minus", "reading", "T_path", "T_Pmax",
-                "smallest_violation", "data", "at_t1", "found_by", "domain")
-
-
 def _witness(cx: dict[str, Any]) -> str:
-    """The witness of a symbolic or pointwise counterexample (no trajectory to plot)."""
-    w = cx.get("witness") if isinstance(cx.get("witness"), dict) else {}
-    rows = []
-    for key in WITNESS_KEYS:
-        value = cx.get(key) if key == "value" else (w.get(key) if key in w else (cx.get("params") or {}).get(key))
-        if value is None or key == "value" and key not in cx:
-            continue
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} = {v}" for k, v in value.items())
-        rows.append(f"<tr><td>{esc(key)}</td><td><code>{esc(value)}</code></td></tr>")
+    """The witness of a symbolic or pointwise counterexample (no trajectory to plot), as a tidy table."""
+    rows = "".join(f"<tr><td>{esc(k)}</td><td><code>{esc(v)}</code></td></tr>" for k, v in E.witness_rows(cx))
     if not rows:
         return "<p class='muted'>No trajectory: see the shrunk record.</p>"
     return ("<p class='muted'>Witness (symbolic or pointwise counterexample, no trajectory):</p>"
-            f"<table class='witness' style='width:auto'><tbody>{''.join(rows)}</tbody></table>")
+            f"<table class='witness'><tbody>{rows}</tbody></table>")
 
 
 def _graph(report: dict[str, Any]) -> str:
@@ -277,18 +237,20 @@ def _errata(report: dict[str, Any]) -> str:
 
 
 def render(report: dict[str, Any], figures: list[Any] | None = None, cx_pngs: dict[str, bytes | str | None] | None = None,
-           plot_error: str | None = None) -> str:
+           plot_error: str | None = None, tree: tuple[str | None, bool] | None = None) -> str:
     """The page. ``figures``: :class:`verify.report.plots.Figure` list; ``cx_pngs``: claim id -> PNG bytes
-    (or a string saying why there is no plot)."""
+    (or a string saying why there is no plot); ``tree``: the working tree's (HEAD, dirty) for tests."""
+    d = digest(report, tree)
     nav = "".join(f"<a href='#{k}'>{v}</a>" for k, v in (
-        ("summary", "Summary"), ("claims", "Claims"), ("graph", "Dependency graph"), ("counterexamples", "Counterexamples"),
-        ("plots", "Plots"), ("trusted", "Trusted base"), ("errata", "Errata"), ("details", "Details")))
+        ("digest", "Digest"), ("claims", "Claims"), ("counterexamples", "Counterexamples"), ("graph", "Dependency graphs"),
+        ("plots", "Plots"), ("trusted", "Trusted base"), ("errata", "Errata"), ("details", "Evidence per claim"),
+        ("environment", "Environment")))
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>relu-verify report: {esc(summary_line(report))}</title><style>{CSS}</style></head><body>"
-        + _header(report) + f"<nav>{nav}</nav><main>"
-        + _summary(report) + _table(report) + _graph(report) + _counterexamples(report, cx_pngs or {})
-        + _plots(figures, plot_error) + _trusted(report) + _errata(report) + _details(report)
-        + "</main></body></html>\n"
+        + top_bar(d) + f"<nav>{nav}</nav><main>"
+        + digest_section(d) + _table(report) + _counterexamples(report, cx_pngs or {}) + _graph(report)
+        + _plots(figures, plot_error) + _trusted(report) + _errata(report) + _details(report) + _environment(report)
+        + f"</main><script>{SCRIPT}</script></body></html>\n"
     )

@@ -1,11 +1,14 @@
-"""``report.md``: the full Markdown rendering of ``report.json``.
+"""``report.md`` (the digest a reviewer pastes) and ``claims.md`` (the per-claim appendix).
 
-Sections: header (tool, commit, settings, seeds, libraries, float environment), summary line,
-claims table, per-claim details (statement, checked / proved / assumed hypotheses, verdict vs
-expected, examples, smallest margin, example times), counterexamples (shrunk data, replay
-command, plot), each paper's dependency graph, representative runs, trusted base, errata.
-Figures are referenced as files written next to it by :func:`verify.report.render.render_all`
-(``graph.svg``, ``plots/*.png``); ``figures`` maps a figure name to its relative path.
+``report.md``: the digest of :mod:`verify.report.digest` (within its first 80 lines: per paper the
+theorem-level verdicts, the errata found and the planted-counterexample score; regenerate command;
+warnings), then the dependency-graph figures, the trusted base and the environment.
+``claims.md``: the claims table, every claim's details and evidence (statement, hypotheses, examples,
+ranges explored, worst case, what the margin measures, cross-check, slack, teeth), the
+counterexamples (shrunk data, replay command, plot), each paper's graph as text, the representative
+runs, and every declared erratum with the planted claims refuted. Figures are referenced as files
+written next to them by :func:`verify.report.render.render_all`; ``figures`` maps a figure name to
+its relative path.
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from verify.report import content as C
+from verify.report import evidence_text as E
 from verify.report import graph
-from verify.report.document import summary_line
+from verify.report.digest import digest, markdown_lines
+
+APPENDIX = "claims.md"
 
 
 def _cell(text: Any) -> str:
@@ -22,104 +28,126 @@ def _cell(text: Any) -> str:
 
 
 def render(report: dict[str, Any], figures: dict[str, str] | None = None,
-           captions: dict[str, tuple[str, str]] | None = None) -> str:
-    """The Markdown document. ``figures``: name -> relative path (``graph``, ``cx-<id>``, family plots);
-    ``captions``: name -> (title, caption) for the representative-run figures."""
+           captions: dict[str, tuple[str, str]] | None = None, tree: tuple[str | None, bool] | None = None) -> str:
+    """report.md: the digest, the graph figures, the trusted base and the environment."""
+    figures = figures or {}
+    L = markdown_lines(digest(report, tree), APPENDIX)
+    graphs = [g for g in graph.graphs(report) if f"graph-{g.paper}" in figures]
+    if graphs:
+        L += ["## Dependency graphs", ""]
+        L += [f"![dependency graph of {g.paper}]({figures['graph-' + g.paper]})" for g in graphs] + [""]
+    tb = C.trusted_base(report)
+    L += ["## Trusted base", ""]
+    L += [f"- {line}" for line in tb["backends"] + tb["conventions"]]
+    assumed = tb["assumed"]
+    L += ["", f"Taken on trust (assumed, not checked): {len(assumed)} hypothesis/es, listed per claim in the appendix"
+          + (": " + "; ".join(list(assumed)[:8]) + ("; ..." if len(assumed) > 8 else "") if assumed else "") + ".", ""]
+    L += ["## Environment", ""]
+    L += [f"- **{label}**: {value}" for label, value in C.header_facts(report)]
+    return "\n".join(L) + "\n"
+
+
+def _evidence_lines(e: dict[str, Any]) -> list[str]:
+    L = [f"- examples: {e['examples']} valid, {e.get('vacuous', 0)} vacuous, {e.get('numerical_failures', 0)} numerical "
+         f"failures; smallest margin {C.margin_text(e)}; time {C.fmt(e['time_s'])} s (per example {C.timing(e)})",
+         f"- margin: {E.margin_text_explained(e)}"]
+    explored = E.explored_text(e)
+    if explored:
+        L.append(f"- tested on: {explored}")
+    worst = E.worst_case_text(e)
+    if worst:
+        L.append(f"- worst case: {worst}")
+    if e.get("cross_check"):
+        L.append(f"- cross-check: {C.cross_check_text(e['cross_check'])}")
+    if e.get("slack"):
+        L.append(f"- slack: {C.slack_text(e['slack'])}")
+    if "teeth" in e:
+        L.append("- teeth: " + (", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
+    return L
+
+
+def render_appendix(report: dict[str, Any], figures: dict[str, str] | None = None,
+                    captions: dict[str, tuple[str, str]] | None = None) -> str:
+    """claims.md: the table, per-claim details and evidence, counterexamples, graphs, runs, errata."""
     figures = figures or {}
     captions = captions or {}
     claims = report.get("claims", [])
     states = {g.paper: graph.states(report, g) for g in graph.graphs(report)}
-    L: list[str] = ["# relu-verify report", ""]
-    for label, value in C.header_facts(report):
-        L.append(f"- **{label}**: {value}")
-    L += ["", f"**{summary_line(report)}**", ""]
-    unexpected = report.get("summary", {}).get("unexpected") or []
-    if unexpected:
-        L += [f"Unexpected outcomes: {', '.join(unexpected)}", ""]
-    obsolete = [e for e in claims if e.get("obsolete")]
-    if obsolete:
-        L += [f"**{len(obsolete)} obsolete result(s)** (the claim or the tool changed since the run; rerun "
-              "`verify check` to refresh): " + ", ".join(e["id"] for e in obsolete), ""]
-    L += ["## Claims", "",
-          "| id | seed | source | expected | verdict | examples | smallest margin | time (s) | per example min / median / max (s) |",
-          "|---|---|---|---|---|---|---|---|---|"]
+    L: list[str] = ["# relu-verify report: per-claim appendix", "", "The digest is in [report.md](report.md).", "",
+                    "## Claims", "", "| id | paper | source | expected | verdict | examples | smallest margin | time (s) |",
+                    "|---|---|---|---|---|---|---|---|"]
     for e in claims:
         flag = " **OBSOLETE**" if e.get("obsolete") else ""
-        L.append(f"| [{e['id']}](#{_anchor(e['id'])}){flag} | {C.paper_text(e)} | {_cell(e['source'])} | {e['expected']} | "
-                 f"{_cell(C.verdict_text(e))} | {e['examples']} | {_cell(C.margin_text(e))} | {C.fmt(e['time_s'])} | "
-                 f"{C.timing(e)} |")
+        L.append(f"| [{e['id']}](#{_anchor(e['id'])}){flag} | {_cell(_where(e))} | {_cell(e['source'])} | {e['expected']} | "
+                 f"{_cell(C.verdict_text(e))} | {e['examples']} | {_cell(C.margin_text(e))} | {C.fmt(e['time_s'])} |")
     L += ["", "## Claim details", ""]
     for e in claims:
         split = graph.assumption_split(e, report, states)
-        L += [f"### {e['id']}", "", f"*{e['source']}* (paper {C.paper_text(e)})", "", "```", e["statement"], "```", ""]
+        L += [f"### {e['id']}", "", f"*{e['source']}* ({_where(e)})", "", "```", e["statement"], "```", ""]
         if e.get("obsolete"):
             L += [f"**OBSOLETE**: {e['obsolete']['reason']}", ""]
         L.append(f"- verdict: **{C.verdict_text(e)}** (expected {e['expected']}); {e.get('reason', '')}")
-        L.append(f"- examples: {e['examples']} valid, {e.get('vacuous', 0)} vacuous, "
-                 f"{e.get('numerical_failures', 0)} numerical failures; smallest margin {C.margin_text(e)}; "
-                 f"time {C.fmt(e['time_s'])} s (per example {C.timing(e)})")
+        L += _evidence_lines(e)
         for bucket in ("checked", "proved", "assumed"):
-            items = split[bucket]
-            L.append(f"- {bucket}: " + ("; ".join(items) if items else "none"))
+            L.append(f"- {bucket}: " + ("; ".join(split[bucket]) if split[bucket] else "none"))
         if e.get("depends_on"):
             L.append(f"- depends on: {', '.join(e['depends_on'])}")
-        if e.get("cross_check"):
-            L.append(f"- cross-check: {C.cross_check_text(e['cross_check'])}")
-        if e.get("slack"):
-            L.append(f"- slack: {C.slack_text(e['slack'])}")
-        if "teeth" in e:
-            L.append("- teeth: " + (", ".join(e["teeth"]) or "none (nothing shown to break this check)"))
         if "counterexample" in e:
             L.append(f"- counterexample: see [Counterexamples](#cx-{_anchor(e['id'])})")
         L.append("")
-    refuted = [e for e in claims if "counterexample" in e]
-    L += ["## Counterexamples", ""]
-    if not refuted:
-        L += ["None.", ""]
-    for e in refuted:
-        cx = e["counterexample"]
-        L += [f"### cx-{e['id']}", "", f"{e['source']}: {C.witness_summary(cx)}", ""]
-        if cx.get("replay"):
-            L += ["Replay:", "", "```", cx["replay"], "```", ""]
-        L += ["Shrunk counterexample:", "", "```json", C.shrunk_data(cx), "```", ""]
-        if f"cx-{e['id']}" in figures:
-            L += [f"![violating trajectory of {e['id']}]({figures['cx-' + e['id']]})", ""]
-    for paper in report.get("papers") or []:
-        L += [f"## Paper {paper['id']}: {paper['title']}", "", C.paper_counts(report, paper["id"]), ""]
-        g = graph.graph_of(report, paper["id"])
-        if g is None:
-            continue
-        L += [f"## {g.paper} lemma dependency graph: {g.title}", ""]
-        if f"graph-{g.paper}" in figures:
-            L += [f"![dependency graph of {g.paper}]({figures['graph-' + g.paper]})", ""]
-        L += graph.text_lines(report, g)
+    L += _counterexamples(claims, figures)
+    for g in graph.graphs(report):
+        L += [f"## {g.paper} lemma dependency graph: {g.title}", ""] + graph.text_lines(report, g)
         rest = graph.outside(report, g)
         if rest:
             L += ["", "Claims outside the graph: " + ", ".join(f"{e['id']} {e['verdict']}" for e in rest)]
         L.append("")
-    L += ["", "## Representative runs", ""]
+    L += ["## Representative runs", ""]
     shown = [n for n in captions if n in figures]
     if not shown:
         L += ["(plots not generated)", ""]
     for name in shown:
         title, caption = captions[name]
         L += [f"### {title}", "", f"![{title}]({figures[name]})", "", caption, ""]
-    tb = C.trusted_base(report)
-    L += ["## Trusted base", ""]
-    L += [f"- {line}" for line in tb["backends"] + tb["conventions"]]
-    L += ["", "Taken on trust (assumed, not checked):", ""]
-    L += [f"- {text} ({', '.join(ids)})" for text, ids in tb["assumed"].items()] or ["- nothing"]
+    L += _errata(report)
+    return "\n".join(L) + "\n"
+
+
+def _where(e: dict[str, Any]) -> str:
+    return f"paper {e['paper']}" if e.get("paper") else f"user claim, {e.get('file') or 'unnamed file'}"
+
+
+def _counterexamples(claims: list[dict[str, Any]], figures: dict[str, str]) -> list[str]:
+    refuted = [e for e in claims if "counterexample" in e]
+    L = ["## Counterexamples", ""] + (["None.", ""] if not refuted else [])
+    for e in refuted:
+        cx = e["counterexample"]
+        L += [f"### cx-{e['id']}", "", f"{e['source']}: {C.witness_summary(cx)}", ""]
+        if cx.get("replay"):
+            L += ["Replay:", "", "```", cx["replay"], "```", ""]
+        if isinstance(cx.get("witness"), dict) or cx.get("value") is not None:
+            rows = E.witness_rows(cx)
+            if rows:
+                L += ["| witness | value |", "|---|---|"] + [f"| {_cell(k)} | {_cell(v)} |" for k, v in rows] + [""]
+        L += ["Shrunk counterexample:", "", "```json", C.shrunk_data(cx), "```", ""]
+        if f"cx-{e['id']}" in figures:
+            L += [f"![violating trajectory of {e['id']}]({figures['cx-' + e['id']]})", ""]
+    return L
+
+
+def _errata(report: dict[str, Any]) -> list[str]:
     er = C.errata(report)
-    L += ["", "## Paper errata found by this run", ""]
+    L = ["## Paper errata (declared by the paper plug-ins) and the claims that decide them", ""]
     for paper, errata in er["papers"]:
         for erratum, entries in errata:
             L.append(f"- **{paper['id']} erratum {erratum['id']}** ({erratum['title']})"
-                     + (": " + ", ".join(f"{e['id']} {e['verdict']}" for e in entries) if entries else ""))
+                     + (": " + ", ".join(f"{e['id']} {e['verdict']}" for e in entries) if entries
+                        else ": no claim of this report decides it"))
     L += ["", f"Planted counterexamples and errata refuted as expected ({len(er['refuted'])}):", ""]
     L += [f"- {e['id']} ({e['source']}): {C.witness_summary(e.get('counterexample') or {})}" for e in er["refuted"]]
     if er["missed"]:
         L += ["", "Expected refutations NOT found (defects): " + ", ".join(f"{e['id']} {e['verdict']}" for e in er["missed"])]
-    return "\n".join(L) + "\n"
+    return L
 
 
 def _anchor(claim_id: str) -> str:

@@ -4,7 +4,8 @@
 with :mod:`jsonschema` (a test dependency; ``verify report --validate`` uses it when installed).
 Report versions: ``1.0`` (initial), ``1.1`` (claim entries carry ``definition_hash``; a
 re-rendered report may carry ``obsolete`` flags and ``summary.obsolete``; optional evidence fields
-``cross_check`` and ``teeth``). Extra keys are
+``cross_check`` and ``teeth``), ``1.2`` (claim entries carry ``engine_hash``, ``explored``, ``worst_case``,
+``margin_unit``; a user claim's entry names its ``file``; ``tool.engine`` holds per-module hashes). Extra keys are
 allowed everywhere (extend, don't break); the keys listed as required are what readers rely on.
 """
 
@@ -118,6 +119,24 @@ _CLAIM = {
         "example_time_s": _TIMING,
         "reason": {"type": "string"},
         "definition_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "engine_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                        "description": "SHA-256 of the engine modules the claim runs through (verify/report/obsolete.py)"},
+        "file": {"type": "string", "description": "a user claim's .py file (paper null)"},
+        "margin_unit": {"type": "string", "description": "what the margin measures, in which unit (claim metadata)"},
+        "explored": {
+            "type": "object",
+            "description": "each scenario parameter of the non-vacuous examples -> [min, max] (numbers) or its "
+                           "distinct values (text), e.g. {'n': [2, 8], 'eps': [1e-6, 1e-2], 'loss': ['exp']}",
+            "additionalProperties": {"type": "array"},
+        },
+        "worst_case": {
+            "type": "object",
+            "required": ["margin", "params"],
+            "description": "HOLDS: the valid example with the smallest margin (its margin, error, the check's note "
+                           "and parameters)",
+            "properties": {"margin": _NUMBER_OR_TEXT, "error": _NUMBER_OR_TEXT, "note": {"type": "string"},
+                           "params": {"type": "object"}},
+        },
         "certificate": {"description": "PROVED results: the symbolic or interval certificate"},
         "counterexample": _COUNTEREXAMPLE,
         "cross_check": _CROSS_CHECK,
@@ -156,6 +175,8 @@ SCHEMA: dict[str, Any] = {
                 "version": {"type": "string"},
                 "git_commit": {"type": ["string", "null"]},
                 "command": {"type": ["string", "null"], "description": "the verify command line that regenerates the report"},
+                "engine": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "engine module -> first 16 hex digits of its source's SHA-256"},
             },
         },
         "settings": {
@@ -195,6 +216,8 @@ SCHEMA: dict[str, Any] = {
                 "refuted_as_expected": {"type": "integer", "minimum": 0},
                 "unexpected": {"type": "array", "items": {"type": "string"}},
                 "obsolete": {"type": "integer", "minimum": 0},
+                "no_engine_hash": {"type": "integer", "minimum": 0,
+                                   "description": "re-rendered entries without engine_hash (computed before version 1.2)"},
                 "rerendered_against": {"type": "string"},
                 "partial": {"type": "boolean", "description": "the run was interrupted: unfinished claims are UNKNOWN"},
             },
