@@ -26,7 +26,7 @@ reference: venv
 	$(BIN)/verify check --profile ci --seed 0 --report reports/ci
 
 test: venv
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2 --durations=15
 
 bench: venv
 	$(BIN)/python benchmarks/bench_gf.py

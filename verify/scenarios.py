@@ -5,7 +5,7 @@ eps, seeds) and builds valid data from them with the deterministic generators of
 :mod:`verify.data.generators`; nothing is rejection-filtered from random floats. Shrinking
 therefore moves toward few points, few neurons, low dimension, seed 0 and round numbers.
 
-``scenario(...)`` is the contract of DESIGN.md section 6::
+``scenario(...)`` is the public entry point (see its docstring)::
 
     scenario(data="orthogonally_separable" | "linearly_separable" | "symmetric" | "any",
              init="balanced" | "unbalanced" | "dominated", n=(lo, hi), d=(lo, hi),
@@ -210,12 +210,48 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
              d: tuple[int, int] = (2, 4), h: tuple[int, int] = (2, 6), eps: tuple[float, float] | EpsRule = (1e-6, 1e-2),
              loss: str = "exp", alpha: float = 0.0, mu: tuple[float, float] = (0.05, 0.95),
              eps_offset: float = 0.0) -> st.SearchStrategy[Scenario]:
-    """Strategy of :class:`Scenario` (the DESIGN.md contract); arguments are validated eagerly.
+    """A Hypothesis strategy of :class:`Scenario` (dataset, initialisation, loss, alpha) for ``@verify.claim(over=...)``.
 
-    ``eps`` is a range (log-uniform decades) or an :class:`EpsRule` (a paper's theorem scale for the drawn
-    data and base init, minus ``eps_offset`` >= 0). When the rule is undefined for a drawn case,
-    ln eps = ``EPS_FALLBACK_LOG`` and ``params["eps_mode_undefined"]`` says why (claims should treat such
-    examples as vacuous).
+    Every argument is checked when the strategy is made (a bad one is a :class:`verify.InputError`).
+    Valid data are built from a few drawn integers (sizes, seeds, hundredths of mu or of a margin), never
+    filtered from random floats, so shrinking moves to few points, few neurons, low dimension and seed 0.
+
+    data -- the dataset family:
+        "orthogonally_separable" (default): n_pos >= 1 positives and n_neg >= 1 negatives with
+            mu = min_ij cos(y_i x_i, y_j x_j) exactly a drawn hundredth in ``mu``; every same-label pair has
+            a positive and every opposite-label pair a negative inner product; row norms in [1, s],
+            s in {1, 2, 4} (collinear data when d = 1).
+        "linearly_separable": n >= 2 points labelled by a random unit teacher w*, ||x|| <= 1,
+            y <w*, x> >= margin (a drawn hundredth in [0.05, 0.5]) and row 0 the support vector, so
+            the linear max margin through the origin is that margin exactly.
+        "symmetric": n_half >= 1 positives x_i and their mirrors -x_i labelled -1 (n = 2 n_half), linearly
+            separable with max margin the drawn margin, ||x|| <= 1.
+        "any": n i.i.d. Gaussian rows with fair-coin labels: no separability of any kind is promised.
+    init -- the initialisation family, scaled by eps (W(0) = eps W0, v(0) = eps v0):
+        "balanced" (default): W0 rows ~ N(0, I/d), v0_j = s_j ||W0_j|| with random signs s_j, so
+            v_j^2 = ||w_j||^2 (stored in log-eps form: any eps, even exp(-10^4), is representable);
+        "unbalanced": W0 rows ~ N(0, I/d) and v0_j ~ N(0, 1/h) independent: generically |v_j| != ||w_j||;
+        "dominated": |v0_j| = 2 ||W0_j|| (the second layer dominates), random signs.
+    n -- (lo, hi) inclusive range of the number of examples (an integer fixes it). The orthogonally separable
+        family draws n_pos in [1, hi - 1] and n_neg so that n_pos + n_neg lies in [lo, hi] where it can.
+    d -- (lo, hi) inclusive range of the input dimension.
+    h -- (lo, hi) inclusive range of the width (number of neurons).
+    eps -- (lo, hi) with 0 < lo <= hi: the init scale, log-uniform over the whole decades of the range
+        (any value when the range spans less than a decade); or a :class:`EpsRule` (a paper's theorem scale
+        for the drawn data and base init; where the rule is undefined ln eps = ``EPS_FALLBACK_LOG`` and
+        ``params["eps_mode_undefined"]`` says why, and claims should treat such examples as vacuous).
+    eps_offset -- with an :class:`EpsRule`: how far below the rule's scale to start, in log space
+        (ln eps = rule - eps_offset, eps_offset >= 0).
+    loss -- "exp" (default), "logistic", "logistic2", "square" or "poly", summed over the examples.
+    alpha -- the leaky-ReLU slope in [0, 1) (0: ReLU, with sigma'(0) = 0).
+    mu -- (lo, hi) in [0, 1]: the range of mu for "orthogonally_separable" data (ignored otherwise).
+
+    Each drawn Scenario records what built it in ``scenario.params`` (family, sizes, seeds, mu or margin, h,
+    log_eps, loss, alpha), which a counterexample stores and ``verify search --replay`` reads back.
+    Restrict a claim's scenarios with ``precondition=`` on the claim, not with ``.filter``.
+
+    Example: ``scenario(data="linearly_separable", n=(4, 12), d=(2, 5), h=(2, 8), eps=(1e-8, 1e-4),
+    loss="logistic", alpha=0.1)``.
     """
     if data not in DATA_KINDS:
         raise InputError(f"unknown data family {data!r}; choose one of {', '.join(DATA_KINDS)}")
@@ -254,6 +290,9 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
 
     strategy = build()
     strategy.produces_scenarios = True  # what @verify.claim checks its ``over`` for (is_scenario_strategy)
+    # the arguments it was built from: ``verify sweep`` rebuilds it with some of them fixed (verify.scaleout)
+    strategy.scenario_args = {"data": data, "init": init, "n": n, "d": d, "h": h, "eps": eps, "loss": loss,
+                              "alpha": alpha, "mu": mu, "eps_offset": eps_offset}
     return strategy
 
 

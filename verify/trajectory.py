@@ -7,6 +7,7 @@ backend the exact state is kept as log-norms ``r`` (k, h) and directions ``U`` (
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -94,6 +95,15 @@ class Trajectory:
             error_estimate=max(estimate if np.isfinite(estimate) else rtol_floor, 0.1 * rtol_floor),
             stats=dict(self.stats), params=params,
         )
+
+    def until(self, k: int) -> "Trajectory":
+        """The first ``k`` >= 1 samples, with the events up to the last of them (a prefix of the run)."""
+        if not 1 <= k <= len(self.times):
+            raise ValueError(f"a prefix needs 1 <= k <= {len(self.times)} samples, got {k}")
+        t_last = float(self.times[k - 1])
+        return dataclasses.replace(
+            self, times=self.times[:k], W=self.W[:k], v=self.v[:k], events=[e for e in self.events if e.t <= t_last],
+            r=None if self.r is None else self.r[:k], U=None if self.U is None else self.U[:k])
 
     def save(self, path: str | Path) -> None:
         """Write ``.npz``: t, W, v (+ r, U when polar) and the event table ev_t, ev_i, ev_j, ev_kind, ev_dir."""

@@ -1,4 +1,4 @@
-"""``@verify.claim``: turn a function ``run -> margin`` into a :class:`Claim` (DESIGN.md section 6)."""
+"""``@verify.claim``: turn a function ``run -> margin`` into a :class:`Claim` (a user claim)."""
 
 from __future__ import annotations
 
@@ -24,16 +24,53 @@ def claim(
     expected: str | Verdict = Verdict.HOLDS,
     **options: Any,
 ) -> Callable[[Callable[[Any], float | Margin]], Claim]:
-    """Decorator for user claims: ``@verify.claim(id=..., over=scenario(...), horizon=...)``.
+    """Make a function ``run -> margin`` a :class:`verify.Claim` that ``verify search``, ``verify check FILE.py``
+    and the pytest plugin run.
 
-    ``over``: a strategy made by :func:`verify.scenarios.scenario`. ``horizon``: a positive number
-    (the run's t_end), a horizon an installed paper names (e.g. "t1") or a callable
-    ``(scenario, audit) -> float``. The function receives the run -- ``run.X``, ``run.y``,
-    ``run.W0``, ``run.v0``, ``run.times``, ``run.W`` (k, h, d), ``run.v`` (k, h), ``run.events``,
-    ``run.params``, ``run.audit`` -- and returns True / False, a number (>= 0: holds) or a
-    :class:`verify.Margin` with its error bound (an infinite error is inconclusive). Anything else
-    makes that example FAILED. Other keyword options are :class:`verify.Claim` fields
-    (``precondition``, ``rtol``, ``samples``, ``assumptions``, ``node``, ``uses``, ...).
+    Arguments:
+        id -- a non-empty string, unique among the claims you run (it names the report row and the pytest item).
+        over -- the scenarios to search: a strategy made by :func:`verify.scenarios.scenario` (see its
+            docstring for every family and range). Restrict it with ``precondition=``, not ``.filter``.
+        horizon -- how long to simulate each scenario: a positive number (the run's t_end), the name of a
+            horizon an installed paper defines (the built-in papers define "t1", the alignment-time bound of the
+            drawn data and init), or a callable ``(scenario, audit) -> float``. A horizon that comes out undefined or <= 0
+            for a scenario makes that example vacuous; horizons above 1e12 are cut to 1e12.
+        source -- where the claim comes from: the paper's seed number and its item (default "user").
+        statement -- the claim in words (default: the function's docstring, else the id).
+        expected -- the verdict you expect: "HOLDS" (default; PROVED also counts), or "REFUTED" for a planted
+            false claim (the search must then find a confirmed counterexample).
+        **options -- other :class:`verify.Claim` fields: ``precondition`` (``run -> True`` to keep an example,
+            or False / a reason string to make it vacuous: never evidence), ``rtol`` (the integrator's relative
+            tolerance, default 1e-10), ``samples`` (sample times, default 64), ``spacing`` ("mixed": half
+            uniform, half geometric; "log": geometric from 1e-3, for long horizons), ``backend`` ("events"
+            float64 exact GF, "mp" high precision, "gd" with a scenario step), ``min_examples`` (fewer valid
+            examples is UNKNOWN), ``assumptions`` / ``assumed`` (hypotheses checked / taken on trust, shown in
+            the report), ``node`` / ``uses`` (blueprint lemma ids), ``tags``, ``meta``.
+
+    The function receives a :class:`verify.Run`: ``run.X`` (n, d), ``run.y`` (n,), ``run.W0`` (h, d),
+    ``run.v0`` (h,), ``run.times`` (k,), ``run.W`` (k, h, d), ``run.v`` (k, h), ``run.events``, ``run.params``,
+    ``run.audit`` (see ``help(verify.Run)``). It returns:
+        True / False -- holds / violated (margin +1 / -1, error 0);
+        a number -- the signed margin: >= 0 holds, < 0 violated (e.g. bound - measured);
+        ``verify.Margin(value, error, note=..., ratio=...)`` -- a margin with the error bound of its own
+            computation (value < -error is a violation; -error <= value < 0 never refutes; an infinite error is
+            inconclusive) and, for a bound, ``ratio`` = measured / bound, which the search pushes toward 1
+            and the report shows as the bound's slack.
+    Anything else (None, NaN, a string, a negative error) makes the example FAILED. A violation counts only
+    after a rerun at 1000x tighter tolerance and at 30 digits (mp backend) confirms it.
+
+    Example::
+
+        import numpy as np
+        import verify
+        from verify.scenarios import scenario
+
+        @verify.claim(id="balanced-stays-balanced", over=scenario(n=(2, 6), h=(1, 4)), horizon=20.0,
+                      source="user: balancedness")
+        def balancedness(run):
+            \"\"\"v_j^2 - ||w_j||^2 is constant along the flow.\"\"\"
+            drift = np.abs(run.v**2 - np.sum(run.W**2, axis=2) - (run.v0**2 - np.sum(run.W0**2, axis=1)))
+            return verify.Margin(-float(drift.max()), error=1e-9 * float(np.max(run.v**2)))
     """
     if not isinstance(id, str) or not id:
         raise InputError("a claim needs a non-empty string id")

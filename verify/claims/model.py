@@ -69,8 +69,8 @@ class Claim:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The catalogue entry as the report shows it."""
-        return {
+        """The catalogue entry as the report shows it (a claim loaded from a user's file adds ``file``)."""
+        entry = {
             "id": self.id,
             "source": self.source,
             "statement": self.statement,
@@ -85,6 +85,11 @@ class Claim:
             "node": self.node,
             "uses": list(self.uses),
         }
+        if "file" in self.meta:
+            from verify.claims.registry import display_path  # local: the registry imports this module
+
+            entry["file"] = display_path(self.meta["file"])
+        return entry
 
 
 class ClaimResultError(VerifyError, TypeError):

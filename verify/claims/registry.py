@@ -3,12 +3,15 @@ targets (``path/to/file.py::name``)."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Iterable
 
+from verify.claims.collect import collect
 from verify.claims.model import Claim
 from verify.errors import InputError
 from verify.paper import ENTRY_POINT_GROUP, Paper
@@ -115,16 +118,35 @@ def get_claim(claim_id: str) -> Claim:
     raise InputError(f"unknown claim {claim_id!r}; see 'verify list'")
 
 
-def load_target(target: str) -> Claim:
-    """A catalogue id, or ``path/to/file.py::name`` naming a :class:`Claim` in a user file."""
-    if "::" not in target:
-        return get_claim(target)
-    path_text, _, name = target.rpartition("::")
-    path = Path(path_text)
-    if not path.is_file():
+def defined_claims(module: ModuleType) -> list[Claim]:
+    """The claims ``module`` itself defines, in definition order: module-level :class:`Claim` objects (and
+    lists or tuples of them) whose check function was written in that module. A claim imported from
+    another module belongs to that module and is not listed again."""
+    name = module.__name__
+    return [c for c in collect(module) if getattr(c.check, "__module__", None) == name]
+
+
+_FILES: dict[Path, list[Claim]] = {}
+
+
+def load_file(path: str | Path) -> list[Claim]:
+    """Every claim a user's ``.py`` file defines (:func:`defined_claims`), each with ``meta["file"]`` set
+    to the file's absolute path. The file's folder goes first on ``sys.path`` (as for ``python file.py``),
+    so the file may import modules beside it. A file is imported once per process; a missing file, one
+    that does not import, one with no claim, or one that defines a claim id twice is an InputError."""
+    resolved = Path(path).resolve()
+    if resolved in _FILES:
+        return _FILES[resolved]
+    if not resolved.is_file():
         raise InputError(f"{path}: no such file")
-    module_name = f"verify_user_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    if resolved.suffix != ".py":
+        raise InputError(f"{path}: not a Python file (claims are read from .py files)")
+    folder = str(resolved.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
+    module_name = f"verify_user_{resolved.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, resolved)
     if spec is None or spec.loader is None:
         raise InputError(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
@@ -132,10 +154,52 @@ def load_target(target: str) -> Claim:
     try:
         spec.loader.exec_module(module)
     except InputError as exc:
+        del sys.modules[module_name]
         raise InputError(f"{path}: {exc}") from None
     except Exception as exc:
+        del sys.modules[module_name]
         raise InputError(f"{path}: cannot import ({type(exc).__name__}: {exc})") from None
-    found = getattr(module, name, None)
-    if not isinstance(found, Claim):
-        raise InputError(f"{path} has no claim named {name!r} (decorate a function with @verify.claim)")
+    claims = defined_claims(module)
+    if not claims:
+        raise InputError(f"{path} defines no claim (decorate a function with @verify.claim)")
+    seen: dict[str, Claim] = {}
+    for c in claims:
+        if c.id in seen:
+            raise InputError(f"{path} defines claim id {c.id!r} twice")
+        seen[c.id] = c
+        c.meta["file"] = str(resolved)
+        c.meta["name"] = next((k for k, v in vars(module).items() if v is c), c.id)
+    _FILES[resolved] = claims
+    return claims
+
+
+def target_of(claim: Claim) -> str:
+    """The ``verify search`` target that finds this claim again: its id for a catalogue claim,
+    ``path/to/file.py::id`` for a claim loaded from a user's file (the path relative to the working
+    folder when it lies below it)."""
+    path = claim.meta.get("file")
+    return claim.id if path is None else f"{display_path(path)}::{claim.id}"
+
+
+def display_path(path: str | Path) -> str:
+    """``path`` relative to the working folder when it lies below it, else absolute."""
+    resolved = Path(path).resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(resolved)
+
+
+def load_target(target: str) -> Claim:
+    """A catalogue id, or ``path/to/file.py::NAME`` where NAME is a claim id or the name the file gives the
+    claim (its function's name); an unknown NAME lists the file's claims."""
+    if "::" not in target:
+        return get_claim(target)
+    path_text, _, name = target.rpartition("::")
+    claims = load_file(path_text)
+    found = next((c for c in claims if c.id == name), None) or next((c for c in claims if c.meta.get("name") == name), None)
+    if found is None:
+        available = ", ".join(c.id if c.meta.get("name") in (None, c.id) else f"{c.id} ({c.meta['name']})"
+                              for c in claims)
+        raise InputError(f"{path_text} has no claim {name!r}; it defines: {available}")
     return found

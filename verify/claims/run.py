@@ -25,11 +25,24 @@ MAX_HORIZON = 1e12
 
 @dataclass(eq=False)
 class Run:
-    """What a claim's check receives (DESIGN.md section 6).
+    """What a claim's check receives: one scenario, its audit and its simulated trajectory (``verify.Run``).
 
-    ``W0``/``v0`` are the scaled initial weights (they underflow to 0 for theorem-scale eps:
-    then use ``init.W0``/``init.v0`` with ``log_eps``). ``times``/``W``/``v``/``events`` come
-    from the trajectory (a single sample at t = 0 for pointwise claims, ``trajectory`` None).
+    Arrays are float64. ``times`` are the sample times in (0, t_end] (t_end = the claim's horizon for this
+    scenario; pointwise claims, horizon None, get the single sample t = 0 and no trajectory). ``W0``/``v0``
+    are the scaled initial weights; for a theorem-scale eps below float64 (ln eps < -745) they are zero:
+    read ``init.W0``/``init.v0`` (the eps-free base) with ``log_eps`` instead.
+
+    Fields:
+        scenario -- the drawn :class:`verify.scenarios.Scenario` (dataset, init, loss, alpha, params).
+        audit -- the assumption audit of the data and init (``run.audit.mu``, ``.t1``, ``.zeta2``, ...;
+            see :func:`verify.audit`).
+        field -- the gradient-flow vector field of this data and loss (to evaluate it at a state).
+        trajectory -- the full :class:`verify.trajectory.Trajectory` (polar log-norms ``r``, directions ``U``,
+            ``error_estimate``, ``stats``); None for a pointwise claim.
+        horizon -- t_end of the simulation (the claim's horizon resolved for this scenario); None for a
+            pointwise claim.
+    The properties below read them: ``X``, ``y``, ``dataset``, ``init``, ``log_eps``, ``W0``, ``v0``,
+    ``times``, ``W``, ``v``, ``events``, ``params``.
     """
 
     scenario: Scenario
@@ -40,50 +53,64 @@ class Run:
 
     @property
     def X(self) -> np.ndarray:
+        """The inputs, shape (n, d)."""
         return self.scenario.dataset.X
 
     @property
     def y(self) -> np.ndarray:
+        """The labels in {-1, +1}, shape (n,)."""
         return self.scenario.dataset.y
 
     @property
     def dataset(self):
+        """The :class:`verify.Dataset` (X, y)."""
         return self.scenario.dataset
 
     @property
     def init(self):
+        """The initialisation: eps-free base ``init.W0`` (h, d), ``init.v0`` (h,), ``init.log_eps``, ``init.kind``."""
         return self.scenario.init
 
     @property
     def log_eps(self) -> float:
+        """ln eps, the initialisation scale (W(0) = eps init.W0)."""
         return self.scenario.init.log_eps
 
     @property
     def W0(self) -> np.ndarray:
+        """The initial first layer eps init.W0, shape (h, d) (zeros when eps underflows float64)."""
         return math.exp(self.log_eps) * self.init.W0 if self.log_eps > -745.0 else np.zeros_like(self.init.W0)
 
     @property
     def v0(self) -> np.ndarray:
+        """The initial second layer eps init.v0, shape (h,) (zeros when eps underflows float64)."""
         return math.exp(self.log_eps) * self.init.v0 if self.log_eps > -745.0 else np.zeros_like(self.init.v0)
 
     @property
     def times(self) -> np.ndarray:
+        """Sample times, shape (k,), strictly increasing, the last one t_end ([0.0] for a pointwise claim)."""
         return np.array([0.0]) if self.trajectory is None else self.trajectory.times
 
     @property
     def W(self) -> np.ndarray:
+        """First-layer weights at the sample times, shape (k, h, d)."""
         return self.W0[None] if self.trajectory is None else self.trajectory.W
 
     @property
     def v(self) -> np.ndarray:
+        """Second-layer weights at the sample times, shape (k, h)."""
         return self.v0[None] if self.trajectory is None else self.trajectory.v
 
     @property
     def events(self) -> list[Event]:
+        """The engine's event log: records with ``t``, ``i`` (example), ``j`` (neuron), ``kind`` ("activate",
+        "deactivate", "sliding", ...) and ``direction``; attribute or key access."""
         return [] if self.trajectory is None else self.trajectory.events
 
     @property
     def params(self) -> dict[str, Any]:
+        """The scenario's parameters (family, sizes, seeds, h, ...) with ``loss``, ``alpha``, ``log_eps`` and
+        ``t_end``, plus the simulation's own (``rtol``, backend, ...)."""
         out = dict(self.scenario.params)
         out.update({"loss": self.scenario.loss, "alpha": self.scenario.alpha, "log_eps": self.log_eps})
         if self.horizon is not None:

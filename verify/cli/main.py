@@ -20,7 +20,7 @@ from typing import Sequence
 
 from verify.errors import InputError, NumericalError, VerifyError
 
-SUBCOMMANDS = ("audit", "simulate", "list", "check", "search", "report", "reproduce")
+SUBCOMMANDS = ("audit", "simulate", "list", "check", "search", "report", "reproduce", "sweep")
 EXIT_INPUT = 2
 EXIT_NUMERICAL = 3
 EXIT_FAILED = 4

@@ -15,18 +15,22 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from verify.cli.outputs import output_file, write_text
+from verify.cli.profiles import PROFILES, budget_for
 from verify.errors import InputError
 from verify.verdicts import Verdict
 
 DEFAULT_DB = ".verify-examples"
+DEFAULT_BUDGET = 30
 EXIT = {Verdict.PROVED: 0, Verdict.HOLDS: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3, Verdict.FAILED: 4}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="search one claim for counterexamples",
                        description="Search a claim (catalogue id or path/to/file.py::name) for a confirmed counterexample.")
-    p.add_argument("target", help="catalogue id or path/to/file.py::name")
-    p.add_argument("--budget", type=int, default=30, help="generated examples (default 30)")
+    p.add_argument("target", help="catalogue id, or path/to/file.py::NAME (NAME: the claim id or its function's name)")
+    p.add_argument("--budget", type=int, help=f"generated examples (default: the --profile's, else {DEFAULT_BUDGET})")
+    p.add_argument("--profile", choices=sorted(PROFILES), help="take the budget from this profile, as 'verify check' does "
+                                                               "(a claim may set its own per-profile budget)")
     p.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     p.add_argument("--json", dest="json_path", help="write the result as JSON")
     p.add_argument("--db", default=DEFAULT_DB, help=f"example database directory: counterexamples found before are replayed "
@@ -89,25 +93,36 @@ def _progress_bar(label: str, budget: int) -> Iterator[Callable[[int, int], None
 
 
 def run(args: argparse.Namespace) -> int:
+    from verify import __version__
     from verify.claims import load_target
     from verify.claims.registry import paper_of
     from verify.report.document import claim_entry
     from verify.search import search
 
-    if args.budget < 1:
+    if args.budget is not None and args.budget < 1:
         raise InputError(f"--budget must be >= 1, got {args.budget}")
     json_path = output_file(args.json_path, "--json") if args.json_path else None
     claim = load_target(args.target)
     if args.replay:
         return _replay(claim, Path(args.replay))
-    with _progress_bar(claim.id, args.budget) as advance:
-        database = None if args.db in ("none", "") else args.db
-        result = search(claim, budget=args.budget, seed=args.seed, database=database, progress=advance)
+    budget = args.budget or (budget_for(args.profile, claim.meta.get("budget")) if args.profile else DEFAULT_BUDGET)
+    database = None if args.db in ("none", "") else args.db
+    with _progress_bar(claim.id, budget) as advance:
+        result = search(claim, budget=budget, seed=args.seed, database=database, progress=advance)
     replay = replay_command(args.target, args.json_path) if args.json_path and result.counterexample else None
     paper = paper_of(claim.id)
     entry = claim_entry(result, replay, None if paper is None else paper.id)
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
           f"{result.examples} example(s), min margin {result.min_margin:.4g}; {result.reason}")
     if json_path is not None:
+        entry["search"] = {"seed": args.seed, "budget": budget, "profile": args.profile, "database": database,
+                           "database_used": database is not None, "tool_version": __version__,
+                           "command": search_command(args.target, budget, args.seed, database, args.json_path)}
         write_text(json_path, json.dumps(entry, indent=2, allow_nan=False) + "\n", "--json")
     return EXIT[result.verdict]
+
+
+def search_command(target: str, budget: int, seed: int, database: str | None, json_path: str | None = None) -> str:
+    """The ``verify search`` command line that runs this search again (same target, budget, seed, database)."""
+    words = ["verify", "search", target, "--budget", str(budget), "--seed", str(seed), "--db", database or "none"]
+    return shlex.join(words + (["--json", str(json_path)] if json_path else []))

@@ -78,7 +78,7 @@ def counts_text(entries: list[dict[str, Any]]) -> str:
     """'N claims: a PROVED, b HOLDS, ...; u unexpected' (zero counts left out)."""
     parts = [f"{n} {v}" for v in VERDICTS if (n := sum(e["verdict"] == v for e in entries))]
     unexpected = sum(not e.get("as_expected", True) for e in entries)
-    return f"{len(entries)} claims: " + (", ".join(parts) or "none") + f"; {unexpected} unexpected"
+    return f"{len(entries)} claim{'' if len(entries) == 1 else 's'}: " + (", ".join(parts) or "none") + f"; {unexpected} unexpected"
 
 
 def _node_line(st: graph.NodeState) -> NodeLine:
