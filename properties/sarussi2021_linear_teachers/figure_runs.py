@@ -5,6 +5,8 @@ run uses the sheet's suggested configuration and checks only the prose's qualita
   is conserved there (LT-X1), the smoothed margin rises, and the neurons turn toward the QP (8) solution
   (w~, u~) = (w_svm, -w_svm) / (1 + alpha) -- slowly and not monotonically (sheet 2.3's caution);
 - ``002-fig9-outlier`` (Figure 9, Appendix J): the same plus one positive outlier: NAR (D_max -> 0), not PAR;
+  both also run the exact gradient flow from the same init (:mod:`.gf_companions`), check the same outcomes on it and
+  note where GD and GF disagree;
 - ``002-fig1-init-scale`` (Figure 1): SGD from a small and a large init: the small one clusters and its boundary
   is (near) linear, the large one does not;
 - ``002-fig8-high-dim-par`` (Figure 8, Appendix I): d in {10, 50}: the share of neurons in PAR reaches 100%;
@@ -24,6 +26,8 @@ from properties.sarussi2021_linear_teachers import datasets as D
 from properties.sarussi2021_linear_teachers import network as N
 from properties.sarussi2021_linear_teachers import quantities as Q
 from properties.sarussi2021_linear_teachers._shared import ALPHA
+from properties.sarussi2021_linear_teachers.gf_companions import fig4 as fig4_gf
+from properties.sarussi2021_linear_teachers.gf_companions import fig9 as fig9_gf
 from properties.sarussi2021_linear_teachers.scenarios import gaussian_init
 from properties.sarussi2021_linear_teachers.training import (first_step, linear_mismatch,
                                                              par_share, read, train)
@@ -71,7 +75,8 @@ def fig4_symmetric_par(quick: bool, progress: Progress) -> Outcome:
     ds, k, steps = D.symmetric_gaussians(50), 20, 20_000 if quick else 200_000
     par = Q.par_svm(ds.X, ds.y, ALPHA)
     progress(f"GD eta = 0.5, k = {k}, init 1e-4, {steps} steps")
-    traj = train(ds, gaussian_init(k, 2, 1e-4, 0), 0.5, steps, samples=30)
+    W0 = gaussian_init(k, 2, 1e-4, 0)
+    traj = train(ds, W0, 0.5, steps, samples=30)
     rows = read(traj, ds)
     t_par = first_step(rows, "par")
     inside = [i for i, r in enumerate(rows) if t_par is not None and r.step >= t_par]
@@ -100,14 +105,17 @@ def fig4_symmetric_par(quick: bool, progress: Progress) -> Outcome:
     edge = 1.1 * np.array([-gap[1], gap[0]]) / np.linalg.norm(gap)  # the predicted boundary sign <w~ - u~, x> = 0
     axes[0].plot([-edge[0], edge[0]], [-edge[1], edge[1]], "k--", lw=1)
     _neurons(axes[1], traj.W[-1], par, "(b) neurons vs QP (8) (dashed)")
-    axes[2].semilogx([r.step for r in rows], cos, label="cos(w-bar, w~)")
+    gf_checks, gf_notes, gf_values = fig4_gf(ds, W0, 0.5, steps, rows, cos, par, k, progress)
+    checks += gf_checks
+    axes[2].semilogx([r.step for r in rows], cos, label="cos(w-bar, w~), GD")
+    axes[2].semilogx(gf_values["gf_steps"], gf_values["gf_cos"], ls="--", label="cos(w-bar, w~), exact GF")
     axes[2].set(xlabel="GD step", title="alignment with the PAR prediction")
     axes[2].legend(fontsize=7)
     return Outcome(f"{ds.name}: n = {ds.n}, k = {k}, alpha = {ALPHA}, init 1e-4 N(0, I), GD eta = 0.5 on the mean loss, "
                    f"{steps} steps", checks, [Figure("fig4_symmetric_par", "002 Figure 4", png_bytes(fig))],
                    ["The approach to the QP direction is logarithmically slow (||W|| ~ log t): cos(w-bar, w~) is reported, "
-                    "never required to reach 1; the sheet warns it need not be monotone."],
-                   {"cos": cos, "par_from_step": t_par, "r": rows[-1].r})
+                    "never required to reach 1; the sheet warns it need not be monotone."] + gf_notes,
+                   {"cos": cos, "par_from_step": t_par, "r": rows[-1].r, **gf_values})
 
 
 OUTLIERS = ((0.1, 1.0), (-0.5, 1.0))  # the sheet's guess, and one beyond the negative class's side
@@ -116,13 +124,15 @@ OUTLIERS = ((0.1, 1.0), (-0.5, 1.0))  # the sheet's guess, and one beyond the ne
 def fig9_outlier(quick: bool, progress: Progress) -> Outcome:
     """Figure 9: one positive outlier (two positions: the paper's was lost): accuracy, D_max, PAR shares."""
     k, steps = 20, 20_000 if quick else 200_000
-    runs = []
+    runs, starts = [], []
     for at in OUTLIERS:
         ds = D.outlier(50, x=at[0], y=at[1])
         progress(f"outlier at {at}: GD eta = 0.5, k = {k}, {steps} steps")
-        traj = train(ds, gaussian_init(k, 2, 1e-4, 1), 0.5, steps, samples=30)
+        W0 = gaussian_init(k, 2, 1e-4, 1)
+        traj = train(ds, W0, 0.5, steps, samples=30)
         runs.append((at, ds, traj, read(traj, ds), [par_share(W, ds.X, ds.y) for W in traj.W],
                      max(Q.misclassifying_margins(ds.X, ds.y))))
+        starts.append(W0)
     ends = "; ".join(f"{at}: D_max {rows[-1].d_max}, NAR {rows[-1].nar}, PAR share +/- {sh[-1][0]:.2f}/{sh[-1][1]:.2f}"
                      for at, _, _, rows, sh, _ in runs)
     checks = [
@@ -135,6 +145,9 @@ def fig9_outlier(quick: bool, progress: Progress) -> Outcome:
         Check("learning does not always converge to a PAR (App. J, Fig. 9 (d)): some run ends outside the PAR",
               any(min(sh[-1]) < 1.0 for *_, sh, _ in runs), ends),
     ]
+    gf_checks, gf_notes, gf_values = fig9_gf([(at, ds, W0, rows, sh) for (at, ds, _, rows, sh, _), W0 in zip(runs, starts)],
+                                             0.5, steps, progress)
+    checks += gf_checks
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
     _neurons(axes[0], runs[-1][2].W[-1], Q.par_svm(runs[-1][1].X, runs[-1][1].y, ALPHA),
@@ -154,9 +167,9 @@ def fig9_outlier(quick: bool, progress: Progress) -> Outcome:
                    ["Not reproduced as one run: the paper shows NAR (D_max -> 0) and not PAR together; at the sheet's "
                     "guessed outlier (0.1, 1.0) the run reaches the PAR itself, at (-0.5, 1.0) one neuron keeps "
                     "disagreeing on the outlier (no NAR within the run, PAR share below 1). The paper's outlier "
-                    "position was lost in the OCR."],
+                    "position was lost in the OCR."] + gf_notes,
                    {"runs": [{"outlier": at, "d_max": [r.d_max for r in rows], "par_share": sh, "gamma_AB": g}
-                             for at, _, _, rows, sh, g in runs]})
+                             for at, _, _, rows, sh, g in runs], "gf": gf_values})
 
 
 def fig1_init_scale(quick: bool, progress: Progress) -> Outcome:

@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     p.add_argument("--report", default="reports/latest", help="output directory (default reports/latest)")
     p.add_argument("--budget", type=int, help="override the profile's examples per claim")
+    p.add_argument("--with-reproductions", nargs="?", const="quick", choices=("quick", "full"), metavar="quick|full",
+                   help="also run the reported papers' experiments (verify reproduce) and show them in the report: "
+                        "quick (the default when no value is given: reduced runs) or full; put it after the claim ids")
     from verify.scaleout.cluster import add_cluster_options
 
     add_cluster_options(p)  # --workers N | --scheduler ADDRESS: one claim per Dask task (verify.scaleout)
@@ -49,6 +52,14 @@ def run(args: argparse.Namespace) -> int:
     entries, interrupted = _search_all(claims, args, report_dir / "report.json")
     used = {e["paper"] for e in entries}
     papers = [p for p in select_papers() if p.id in used]
+    reproductions = None
+    if args.with_reproductions and not interrupted:
+        from verify.reproduce import run_for_report
+
+        try:
+            reproductions = run_for_report(papers, args.with_reproductions == "quick", report_dir)
+        except KeyboardInterrupt:
+            interrupted = True  # the claims' results are kept; the reproductions are dropped
     settings = {
         "profile": args.profile,
         "seed": args.seed,
@@ -58,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
         "tolerances": {"default_rtol": 1e-10, "confirm_rtol_factor": CONFIRM_RTOL_FACTOR, "mp_dps": MP_DPS},
         "sigma_prime_at_zero": 0.0,
         "wall_time_s": round(time.perf_counter() - started, 2),
+        **({"reproductions": args.with_reproductions} if args.with_reproductions else {}),
     }
-    return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None), papers)
+    return _write(entries, settings, report_dir, interrupted, getattr(args, "command_line", None), papers, reproductions)
 
 
 def _selected(targets: list[str], paper_ids: list[str] | None) -> list:
@@ -183,12 +195,15 @@ def paper_id(claim) -> str | None:
 
 
 def _write(entries: list[dict], settings: dict, report_dir: Path, interrupted: bool, command: str | None,
-           papers: list) -> int:
-    """Render the report (JSON, Markdown, HTML); exit 130 when interrupted, else 0 iff nothing is unexpected."""
+           papers: list, reproductions: list[dict] | None = None) -> int:
+    """Render the report (JSON, Markdown, HTML); exit 130 when interrupted, else 0 iff nothing is unexpected and
+    every attached reproduction passed."""
     from verify.report.document import build_report, summary_line
     from verify.report.render import render_all
 
     report = build_report(entries, settings, command=command, partial=interrupted, papers=papers)
+    if reproductions is not None:
+        report["reproductions"] = reproductions
     with _interrupt_on_sigterm():
         paths = render_all(report, report_dir)
     print(summary_line(report))
@@ -197,4 +212,5 @@ def _write(entries: list[dict], settings: dict, report_dir: Path, interrupted: b
         print(f"verify: interrupted: partial report of {sum(e['reason'] != 'interrupted' for e in entries)} finished "
               f"claim(s) written", file=sys.stderr)
         return 130
-    return 0 if not report["summary"]["unexpected"] else 1
+    reproduced = all(r["passed"] for r in report.get("reproductions", []))
+    return 0 if not report["summary"]["unexpected"] and reproduced else 1

@@ -19,16 +19,20 @@ from typing import Any
 from verify.errors import InputError
 from verify.report import graph, render_html, render_md
 
-_FIGURE_CACHE: list[Any] = []
+_FIGURE_CACHE: dict[tuple[str, ...], list[Any]] = {}
 
 
 def representative_figures() -> list[Any]:
-    """The representative-run figures, computed once per process (they do not depend on the report)."""
-    if not _FIGURE_CACHE:
+    """The representative-run figures, computed once per process and set of installed papers (they come from the
+    papers' representative datasets, not from the report)."""
+    from verify.claims.registry import papers
+
+    key = tuple(sorted(papers()))
+    if key not in _FIGURE_CACHE:
         from verify.report.plots import representative_figures as make
 
-        _FIGURE_CACHE.extend(make())
-    return list(_FIGURE_CACHE)
+        _FIGURE_CACHE[key] = make()
+    return list(_FIGURE_CACHE[key])
 
 
 def _file_stem(claim_id: str) -> str:
@@ -141,5 +145,5 @@ def render_all(report: dict[str, Any], directory: str | Path, *, plots: bool = T
                 md_figures[f"cx-{claim_id}"] = f"plots/{name}.png"
     _save(paths["md"], render_md.render(report, md_figures, captions))
     _save(paths["appendix"], render_md.render_appendix(report, md_figures, captions))
-    _save(paths["html"], render_html.render(report, figures, cx_pngs, plot_error))
+    _save(paths["html"], render_html.render(report, figures, cx_pngs, plot_error, base=out))
     return paths

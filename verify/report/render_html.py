@@ -3,7 +3,8 @@
 Self-contained means: inline CSS, one inline script (the claims-table filter), no network. Images are
 PNG data URIs (``data:image/png;base64,...``) and the dependency graphs inline SVG. The first screen
 answers first: the top bar (summary, regenerate command, warnings such as a commit that is not the
-working tree's) and the digest (:mod:`verify.report.html_digest`); then the claims table with each
+working tree's) and the digest (:mod:`verify.report.html_digest`); then the papers' reproduced experiments
+when the report has them (:mod:`verify.report.reproductions`); then the claims table with each
 statement, filterable by paper, verdict and text; the counterexamples (plot marking the violation,
 witness table, replay command); the dependency graphs; the representative runs; the trusted base; the
 errata; the per-claim evidence (ranges explored, worst case, margin meaning, cross-check, slack); the
@@ -17,7 +18,7 @@ from typing import Any
 
 from verify.report import content as C
 from verify.report import evidence_text as E
-from verify.report import graph
+from verify.report import graph, reproductions
 from verify.report.digest import digest
 from verify.report.document import summary_line
 from verify.report.html_digest import anchor, digest_section, esc, top_bar
@@ -237,12 +238,15 @@ def _errata(report: dict[str, Any]) -> str:
 
 
 def render(report: dict[str, Any], figures: list[Any] | None = None, cx_pngs: dict[str, bytes | str | None] | None = None,
-           plot_error: str | None = None, tree: tuple[str | None, bool] | None = None) -> str:
+           plot_error: str | None = None, tree: tuple[str | None, bool] | None = None, base: Any = None) -> str:
     """The page. ``figures``: :class:`verify.report.plots.Figure` list; ``cx_pngs``: claim id -> PNG bytes
-    (or a string saying why there is no plot); ``tree``: the working tree's (HEAD, dirty) for tests."""
+    (or a string saying why there is no plot); ``tree``: the working tree's (HEAD, dirty) for tests; ``base``: the
+    report directory (the reproductions' figure paths are relative to it)."""
     d = digest(report, tree)
+    reps = reproductions.html_section(report, base)
     nav = "".join(f"<a href='#{k}'>{v}</a>" for k, v in (
-        ("digest", "Digest"), ("claims", "Claims"), ("counterexamples", "Counterexamples"), ("graph", "Dependency graphs"),
+        ("digest", "Digest"), *((("reproductions", "Reproductions"),) if reps else ()), ("claims", "Claims"),
+        ("counterexamples", "Counterexamples"), ("graph", "Dependency graphs"),
         ("plots", "Plots"), ("trusted", "Trusted base"), ("errata", "Errata"), ("details", "Evidence per claim"),
         ("environment", "Environment")))
     return (
@@ -250,7 +254,7 @@ def render(report: dict[str, Any], figures: list[Any] | None = None, cx_pngs: di
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>relu-verify report: {esc(summary_line(report))}</title><style>{CSS}</style></head><body>"
         + top_bar(d) + f"<nav>{nav}</nav><main>"
-        + digest_section(d) + _table(report) + _counterexamples(report, cx_pngs or {}) + _graph(report)
+        + digest_section(d) + reps + _table(report) + _counterexamples(report, cx_pngs or {}) + _graph(report)
         + _plots(figures, plot_error) + _trusted(report) + _errata(report) + _details(report) + _environment(report)
         + f"</main><script>{SCRIPT}</script></body></html>\n"
     )

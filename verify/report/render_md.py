@@ -2,7 +2,8 @@
 
 ``report.md``: the digest of :mod:`verify.report.digest` (within its first 80 lines: per paper the
 theorem-level verdicts, the errata found and the planted-counterexample score; regenerate command;
-warnings), then the dependency-graph figures, the trusted base and the environment.
+warnings), then the reproductions table when the report has one (:mod:`verify.report.reproductions`),
+the dependency-graph figures, the trusted base and the environment.
 ``claims.md``: the claims table, every claim's details and evidence (statement, hypotheses, examples,
 ranges explored, worst case, what the margin measures, cross-check, slack, teeth), the
 counterexamples (shrunk data, replay command, plot), each paper's graph as text, the representative
@@ -17,7 +18,7 @@ from typing import Any
 
 from verify.report import content as C
 from verify.report import evidence_text as E
-from verify.report import graph
+from verify.report import graph, reproductions
 from verify.report.digest import digest, markdown_lines
 
 APPENDIX = "claims.md"
@@ -32,6 +33,7 @@ def render(report: dict[str, Any], figures: dict[str, str] | None = None,
     """report.md: the digest, the graph figures, the trusted base and the environment."""
     figures = figures or {}
     L = markdown_lines(digest(report, tree), APPENDIX)
+    L += reproductions.md_lines(report)
     graphs = [g for g in graph.graphs(report) if f"graph-{g.paper}" in figures]
     if graphs:
         L += ["## Dependency graphs", ""]
@@ -109,6 +111,7 @@ def render_appendix(report: dict[str, Any], figures: dict[str, str] | None = Non
     for name in shown:
         title, caption = captions[name]
         L += [f"### {title}", "", f"![{title}]({figures[name]})", "", caption, ""]
+    L += reproductions.md_lines(report, details=True)
     L += _errata(report)
     return "\n".join(L) + "\n"
 

@@ -5,7 +5,8 @@ with :mod:`jsonschema` (a test dependency; ``verify report --validate`` uses it 
 Report versions: ``1.0`` (initial), ``1.1`` (claim entries carry ``definition_hash``; a
 re-rendered report may carry ``obsolete`` flags and ``summary.obsolete``; optional evidence fields
 ``cross_check`` and ``teeth``), ``1.2`` (claim entries carry ``engine_hash``, ``explored``, ``worst_case``,
-``margin_unit``; a user claim's entry names its ``file``; ``tool.engine`` holds per-module hashes). Extra keys are
+``margin_unit``; a user claim's entry names its ``file``; ``tool.engine`` holds per-module hashes). An optional
+top-level ``reproductions`` list (``verify check --with-reproductions``) needs no new version: readers ignore it. Extra keys are
 allowed everywhere (extend, don't break); the keys listed as required are what readers rely on.
 """
 
@@ -159,6 +160,30 @@ _CLAIM = {
     ],
 }
 
+_REPRODUCTION = {
+    "type": "object",
+    "description": "one experiment's summary as 'verify reproduce' writes it; figures relative to the report directory; "
+                   "passed: at least one check, all passed, no error",
+    "required": ["name", "paper", "checks", "figures", "passed"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "paper": {"type": "string"},
+        "title": {"type": "string"},
+        "source": {"type": "string"},
+        "data": {"type": "string"},
+        "quick": {"type": "boolean"},
+        "checks": {"type": "array", "items": {"type": "object", "required": ["name", "passed", "detail"],
+                                              "properties": {"name": {"type": "string"}, "passed": {"type": "boolean"},
+                                                             "detail": {"type": "string"}}}},
+        "figures": {"type": "array", "items": {"type": "string"}},
+        "notes": {"type": "array", "items": {"type": "string"}},
+        "time_s": {"type": "number", "minimum": 0},
+        "dir": {"type": "string"},
+        "passed": {"type": "boolean"},
+        "error": {"type": "string", "description": "the experiment raised: no checks, never passed"},
+    },
+}
+
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "relu-verify/report.schema.json",
@@ -238,6 +263,9 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "claims": {"type": "array", "items": _CLAIM},
+        "reproductions": {"type": "array", "items": _REPRODUCTION,
+                          "description": "optional (verify check --with-reproductions): the papers' experiments run with "
+                                         "the report (verify/reproduce.py run_for_report)"},
     },
 }
 
