@@ -153,3 +153,39 @@ def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -
     cc = result.cross_check
     assert cc["runs"] == 2 and cc["max_disagreement"] <= cc["error"]
     assert len(cc["escalated"]) == 2 and all("16 digits disagree" in e and "30 digits agree" in e for e in cc["escalated"])
+
+
+def _mp_runs_moved_by(monkeypatch, factor_at) -> None:
+    """Every mp rerun's W multiplied by ``factor_at(dps)`` (a planted mp reference)."""
+    import dataclasses
+
+    real = xc._rerun
+
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS):
+        run = real(claim, scenario, backend, dps)
+        if backend == "mp":
+            traj = run.trajectory
+            run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * factor_at(dps)))
+        return run
+
+    monkeypatch.setattr(xc, "_rerun", rerun)
+
+
+def test_an_unconverged_mp_reference_is_skipped_not_blamed_on_float64(monkeypatch) -> None:
+    """mp runs that move with the precision (1%, 2%, 5% off at 16, 30, 60 digits) disagree with each other: the
+    reference is not converged, so the example is skipped with that reason and the HOLDS stands uncross-checked."""
+    _mp_runs_moved_by(monkeypatch, lambda dps: {16: 1.01, 30: 1.02, 60: 1.05}[dps])
+    result = search(_claim(id="xc-unconverged"), budget=4, seed=0)
+    assert result.verdict == Verdict.HOLDS
+    cc = result.cross_check
+    assert cc["runs"] == 0 and len(cc["skipped"]) == 2
+    assert all("the mp reference is not converged" in s for s in cc["skipped"])
+    assert all("disagree with each other" in e for e in cc["escalated"])
+    assert "not cross-checked" in result.reason
+
+
+def test_a_converged_mp_reference_that_contradicts_float64_is_failed(monkeypatch) -> None:
+    """mp runs that agree with each other at 30 and 60 digits but not with float64 (all 1% off): FAILED."""
+    _mp_runs_moved_by(monkeypatch, lambda dps: 1.01)
+    result = search(_claim(id="xc-converged-contradiction"), budget=4, seed=0)
+    assert result.verdict == Verdict.FAILED and "engine inconsistency" in result.reason
