@@ -18,8 +18,11 @@ from properties.lyu2021_margin.experiments import EXPERIMENTS
 from properties.lyu2021_margin.flows import direction_distance, flow, two_group_direction
 from properties.lyu2021_margin.fragility_runs import single_unit
 
-FIGURES = {"003-e3-plateaus": ["e3_plateaus.png"], "003-e4-two-neurons": ["e4_two_neurons.png"],
-           "003-e5-fragility": ["e5_fragility.png"], "003-e8-large-init": []}
+FIGURES = {"003-e1-global-margin": ["e1_global_margin.png"], "003-e2-time-scale": ["e2_time_scale.png"],
+           "003-e3-plateaus": ["e3_plateaus.png"], "003-e4-two-neurons": ["e4_two_neurons.png"],
+           "003-e5-fragility": ["e5_fragility.png", "e5_phase_diagram.png"],
+           "003-e6-local-convergence": ["e6_local_convergence.png"], "003-e7-planted": ["e7_planted.png"],
+           "003-e8-large-init": []}
 
 
 def test_registry_and_the_figure_1_note():

@@ -9,7 +9,8 @@
 - :mod:`.time_scale`: the escape time 1/lambda0 (erratum S-1, paired) and eqs. (2)-(3);
 - :mod:`.embedding`: Lemmas 5.3 and 5.4 (exact embedding, coupling to the two-neuron flow);
 - :mod:`.late_phase`: the late-phase readers (window, envelope trend, integrator gate, certificates) and Theorem 3.1;
-- :mod:`.theorem43`: Theorem 4.3 / Corollary 4.4 as trend tests, the planted S-7 (m = 1) and S-8 (bad draw);
+- :mod:`.theorem43`: Theorem 4.3 / Corollary 4.4 as trend tests in t and across decades of sigma, the planted S-7
+  (m = 1) and S-8 (bad draw);
 - :mod:`.kkt_directions`: C-KKTsub (suboptimal KKT directions), S-10 on D-S, the S-8 control;
 - :mod:`.theorem55`: Theorem 5.5 (two neurons; erratum S-3), the planted S-10 and the unbalanced start;
 - :mod:`.theorem56`: Theorem 5.6 (local convergence near the embedded optimum);
@@ -19,8 +20,8 @@
 
 Data quantities are in :mod:`.quantities` (the paper's audit hook), the network's margins in :mod:`.network`, the
 global max-margin optimisers in :mod:`.max_margin` and :mod:`.single_direction`, datasets in :mod:`.datasets`,
-trajectory scenarios in :mod:`.scenarios`, experiments in :mod:`.experiments`. ``CLAIMS`` is collected from the
-modules, never listed by hand.
+trajectory scenarios in :mod:`.scenarios`, experiments in :mod:`.experiments` (E1, E2, E6, E7 read the claims' own
+checks through :mod:`.reading`). ``CLAIMS`` is collected from the modules, never listed by hand.
 """
 
 from types import ModuleType

@@ -8,6 +8,8 @@ Symmetric layout (Assumption 4.1): rows 0..n/2-1 are the positives x_i (y = +1),
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -75,16 +77,21 @@ def hinted(H: float, K: float, eps: float, base: Dataset | None = None, w_perp: 
 
 
 def d_sym_orthogonal_pair() -> Dataset:
-    """Sheet 5 fixture 6 (S-13): D-SYM plus a mirrored pair orthogonal to mu (A4.5 violated, A4.1 kept): the pair
-    (z, +1), (-z, -1) with z = 0.3 (w* - <w*, mu^> mu^) / ||...|| scaled so the data stay separable."""
+    """Sheet 5 fixture 6 (S-13): D-SYM plus a mirrored pair (z, +1), (-z, -1) orthogonal to the *new* mu (A4.5 violated
+    up to rounding, A4.1 kept): z = c u + b mu^ with u = (w* - <w*, mu^> mu^) / ||...||, mu^ of D-SYM, c = 0.3 and b
+    the small root of b ||S|| + c^2 + b^2 = 0 (S = sum of D-SYM's positives), so <S + z, z> = 0; separable
+    (<w*, z> = c sqrt(1 - <w*, mu^>^2) + b <w*, mu^> > 0)."""
     base = d_sym()
     P = base.X[: base.n // 2]
-    mu = P.mean(axis=0)
-    mu_hat = mu / np.linalg.norm(mu)
+    S = P.sum(axis=0)
+    s_norm = float(np.linalg.norm(S))
+    mu_hat = S / s_norm
     w_star = max_margin(base).svm.direction
-    z = w_star - (w_star @ mu_hat) * mu_hat
-    z = 0.3 * z / np.linalg.norm(z)
-    return symmetric(np.vstack([P, z]), "d_sym_orthogonal_pair")
+    u = w_star - (w_star @ mu_hat) * mu_hat
+    u /= np.linalg.norm(u)
+    c = 0.3
+    b = (-s_norm + math.sqrt(s_norm**2 - 4.0 * c**2)) / 2.0
+    return symmetric(np.vstack([P, c * u + b * mu_hat]), "d_sym_orthogonal_pair")
 
 
 def d_sym_perturbed(jitter: float = 1e-3, seed: int = 0) -> Dataset:

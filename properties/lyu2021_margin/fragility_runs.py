@@ -51,6 +51,45 @@ def _run(hint: tuple[float, float, float], signs: tuple[int, ...], sigma: float,
             "negative_share": share, "min_cos": float(np.min(cos)), "gamma_f_inf": gamma_f}
 
 
+def outcome_of(row: dict) -> str:
+    """A run's phase: "outside" (hinted data outside the regime, S-11), "escape" (gamma / gamma_f_inf > ESCAPE: the
+    positive group split, S-9), "regime" (the limit (1/2) phi(<w*, x>): ratio in [0.97, 1.03], positive neurons
+    aligned, cos >= 0.99) or "between" (none of these)."""
+    if row["hint"] == OUTSIDE:
+        return "outside"
+    if row["ratio"] > ESCAPE:
+        return "escape"
+    return "regime" if 0.97 <= row["ratio"] <= 1.03 and row["min_cos"] >= 0.99 else "between"
+
+
+PHASE_COLOURS = {"regime": "tab:green", "escape": "tab:orange", "outside": "tab:gray", "between": "gold"}
+
+
+def phase_diagram(rows: list[dict], hints: tuple, patterns: tuple, sigmas: tuple) -> bytes:
+    """E5's phase diagram: one cell per (dataset, sign pattern) x sigma, coloured by :func:`outcome_of` and labelled
+    with gamma / gamma_f_inf (and the negative share where there are negative neurons)."""
+    plt = _plt()
+    keys = [(h, s) for h in hints for s in patterns]
+    cols = sorted(sigmas, reverse=True)
+    fig, ax = plt.subplots(figsize=(2.2 + 1.6 * len(cols), 0.32 * len(keys) + 1.6))
+    for i, (hint, signs) in enumerate(keys):
+        for j, sigma in enumerate(cols):
+            r = next(q for q in rows if q["hint"] == hint and q["signs"] == signs and q["sigma"] == sigma)
+            y = len(keys) - 1 - i
+            ax.add_patch(plt.Rectangle((j, y), 1, 1, color=PHASE_COLOURS[outcome_of(r)], alpha=0.75, lw=0))
+            share = f", neg {r['negative_share']:.0e}" if -1 in signs else ""
+            ax.text(j + 0.5, y + 0.5, f"{r['ratio']:.2f}{share}", ha="center", va="center", fontsize=6)
+    for name, colour in PHASE_COLOURS.items():
+        ax.plot([], [], "s", color=colour, label=name)
+    ax.set(xlim=(0, len(cols)), ylim=(0, len(keys)), xticks=[j + 0.5 for j in range(len(cols))],
+           yticks=[len(keys) - 0.5 - i for i in range(len(keys))], xlabel="sigma",
+           title="003 E5 (Thm 6.2): phase diagram, cell = gamma / gamma_f_inf")
+    ax.set_xticklabels([f"{s:g}" for s in cols])
+    ax.set_yticklabels([f"{h} s={s}" for h, s in keys], fontsize=6)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return png_bytes(fig)
+
+
 def e5_fragility(quick: bool, progress: Progress) -> Outcome:
     """E5: Theorem 6.2's limit (1/2) phi(<w*, x>) on hinted data, its sigma dependence, and the outside cases."""
     if quick:
@@ -106,8 +145,9 @@ def e5_fragility(quick: bool, progress: Progress) -> Outcome:
     axes[0].legend(fontsize=6, ncol=2)
     return Outcome(f"hinted D-S (Definition 6.1) with (H, K, eps) in {hints}, alpha = 1/2, balanced init D~_init with "
                    f"sign patterns {patterns}, sigma in {sigmas}; exact GF to engine time {T_ENGINE:g}",
-                   checks, [Figure("e5_fragility", "003 E5 fragility", png_bytes(fig))],
+                   checks, [Figure("e5_fragility", "003 E5 fragility", png_bytes(fig)),
+                            Figure("e5_phase_diagram", "003 E5 phase diagram", phase_diagram(rows, hints, patterns, sigmas))],
                    ["float64 cannot hold a spread between two positive neurons below ~1e-16: at sigma <= 1e-16 they may "
                     "become bitwise identical after Phase I and can then never split, which the exact flow would also "
                     "(nearly) do; the escapes at moderate sigma are real features of the flow (the sheet's S-9)."],
-                   {"runs": rows})
+                   {"runs": [{**r, "phase": outcome_of(r)} for r in rows]})

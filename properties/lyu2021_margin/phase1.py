@@ -184,7 +184,7 @@ def phase_one(run: Any) -> PhaseOne | str:
     window too short)."""
     audit, sc = run.audit, run.scenario
     reading = sc.params.get("reading", "corrected")
-    if not audit.symmetric or not audit.a45_min_abs > 0.0:
+    if not audit.symmetric or not audit.a45:
         return "A4.1 or A4.5 fails on this dataset"
     theta, sigma, n = draw_of(sc), float(sc.params["sigma"]), run.X.shape[0]
     m = theta.a.size

@@ -28,6 +28,7 @@ from verify.data.dataset import Dataset, unit_rows
 from properties.lyu2021_margin._shared import ALPHA
 from properties.lyu2021_margin.network import phi
 
+A45_TOL = 1e-12  # Assumption 4.5 "<mu, x_i> != 0" read as min_i |<mu, x_i>| > A45_TOL ||mu|| max ||x|| (sheet: "> tau")
 MU_TILDE_COEF = {"corrected": lambda alpha: (1.0 + alpha) / 4.0, "printed": lambda alpha: (1.0 + alpha) / 2.0}
 
 
@@ -200,6 +201,8 @@ def quantities(base: Audit) -> PaperAudit:
     q["mu_mean"] = _rescaled(mu, e, 1)
     q["mu_mean_norm"] = _rescaled(mu_norm, e, 1)
     q["a45_min_abs"] = _rescaled(float(np.min(np.abs(X @ mu))), e, 2)
+    q["a45_relative"] = float(np.min(np.abs(X @ mu))) / (mu_norm * scale) if mu_norm > 0.0 else 0.0
+    q["a45"] = bool(q["a45_relative"] > A45_TOL)
     q["leaky_alpha"] = alpha
     lam0, lam0_printed = lambda0(X, y, alpha), lambda0(X, y, alpha, "printed")
     q["lambda0"], q["lambda0_printed"] = _rescaled(lam0, e, 1), _rescaled(lam0_printed, e, 1)
@@ -222,8 +225,7 @@ def quantities(base: Audit) -> PaperAudit:
     findings = [
         finding("A4.1 symmetric (worst mirror mismatch / max ||x||)", q["symmetry_mismatch"], "<=", 1e-12,
                 "003 Assumption 4.1"),
-        finding("A4.5 min_i |<mu, x_i>| (data scaled to max |x| in [1/2, 1))", float(np.min(np.abs(X @ mu))), ">", 0.0,
-                "003 Assumption 4.5"),
+        finding("A4.5 min_i |<mu, x_i>| / (||mu|| max ||x||)", q["a45_relative"], ">", A45_TOL, "003 Assumption 4.5"),
     ]
     if not q["symmetric"]:  # on symmetric data G is linear and lambda+ = lambda- exactly: T6.2's regime is moot
         findings.append(finding("T6.2 lambda+ > lambda- (H large enough)", lp - lm, ">", 0.0, "003 Theorem 6.2 (sheet 4.7)"))
