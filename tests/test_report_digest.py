@@ -254,3 +254,18 @@ def test_counterexample_plot_marks_the_violation(reference: dict, monkeypatch: p
     assert thick and all(ln.get_color() == plots.NEG for ln in thick)
     assert fig.dpi >= 0 and max(t.get_fontsize() for t in labels and fig.axes[0].get_legend().get_texts()) >= 10
     plt.close("all")
+
+
+def test_generated_reports_do_not_count_as_code_changes() -> None:
+    """A report computed at commit A and rendered at B warns only when A and B differ outside reports/ (committing
+    the regenerated reference itself changes nothing that computes results); unknown commits always warn."""
+    from verify.report.digest import same_code, warnings, working_tree
+
+    head, _ = working_tree()
+    if head is None:
+        pytest.skip("not a git checkout")
+    assert same_code(head, head) and not same_code("0" * 40, head)
+    report = {"tool": {"git_commit": head}, "summary": {}}
+    assert not any("computed at commit" in w for w in warnings(report, (head, False)))
+    report["tool"]["git_commit"] = "0" * 40
+    assert any("computed at commit 0000000000" in w for w in warnings(report, (head, False)))

@@ -152,17 +152,31 @@ def sections(report: dict[str, Any]) -> list[Section]:
     return out
 
 
+CODE = (":(top)", ":(top,exclude)reports")  # what computes results: the checkout without its generated reports/
+
+
+def _git(*args: str) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,
+                              cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def working_tree() -> tuple[str | None, bool]:
-    """(HEAD commit, whether tracked files have uncommitted changes) of the checkout (None outside git)."""
+    """(HEAD commit, whether tracked files outside reports/ have uncommitted changes) of the checkout (None outside
+    git). The generated reports are no code: a report being written does not make the tree dirty."""
     head = git_commit()
     if head is None:
         return None, False
-    try:
-        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True,
-                             timeout=10, cwd=Path(__file__).resolve().parent)
-    except (OSError, subprocess.SubprocessError):
-        return head, False
-    return head, out.returncode == 0 and bool(out.stdout.strip())
+    out = _git("status", "--porcelain", "--untracked-files=no", "--", *CODE)
+    return head, out is not None and out.returncode == 0 and bool(out.stdout.strip())
+
+
+def same_code(a: str, b: str) -> bool:
+    """Whether commits ``a`` and ``b`` differ only in reports/ (False when git cannot tell)."""
+    out = _git("diff", "--quiet", a, b, "--", *CODE)
+    return out is not None and out.returncode == 0
 
 
 def warnings(report: dict[str, Any], tree: tuple[str | None, bool] | None = None) -> list[str]:
@@ -171,7 +185,7 @@ def warnings(report: dict[str, Any], tree: tuple[str | None, bool] | None = None
     head, dirty = working_tree() if tree is None else tree
     stored = tool.get("git_commit")
     out = []
-    if head and stored and head != stored:
+    if head and stored and head != stored and not same_code(stored, head):
         out.append(f"This report was computed at commit {stored[:10]}; it was rendered in a working tree at commit "
                    f"{head[:10]}{' with uncommitted changes' if dirty else ''}: rerun the command above to check the "
                    "current code.")
