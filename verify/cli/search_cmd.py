@@ -115,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{claim.id} [{claim.source}]: {result.verdict} (expected {claim.expected}); "
           f"{result.examples} example(s), min margin {result.min_margin:.4g}; {result.reason}")
     if json_path is not None:
-        entry["search"] = {"seed": args.seed, "budget": budget, "profile": args.profile, "database": database,
-                           "database_used": database is not None, "tool_version": __version__,
-                           "command": search_command(args.target, budget, args.seed, database, args.json_path)}
+        entry.update({"seed": args.seed, "budget": budget, "profile": args.profile, "database": database,
+                      "database_used": database is not None, "tool_version": __version__,
+                      "command": search_command(args.target, budget, args.seed, database, args.json_path)})
         write_text(json_path, json.dumps(entry, indent=2, allow_nan=False) + "\n", "--json")
     return EXIT[result.verdict]
 
