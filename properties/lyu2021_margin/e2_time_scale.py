@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from verify.reproduce import Check, Figure, Outcome, Progress, png_bytes
+from verify.search import evaluate
 
 from properties.lyu2021_margin import datasets as D
 from properties.lyu2021_margin import quantities as Q
@@ -24,7 +25,7 @@ from properties.lyu2021_margin._shared import ALPHA
 from properties.lyu2021_margin.embedding import COUPLING_TIMES, at_worst_time, coupling_errors, order_trend
 from properties.lyu2021_margin.margin_runs import _plt
 from properties.lyu2021_margin.phase1 import L52_E, L52_E_PRINTED, mu_hat, phase_one, remainders, slope_bound
-from properties.lyu2021_margin.reading import evaluated, holds, refutes, short
+from properties.lyu2021_margin.reading import holds, refutes, short
 from properties.lyu2021_margin.scenarios import draw_scenario
 from properties.lyu2021_margin.time_scale import RHO, hit_time
 
@@ -62,8 +63,8 @@ def e2_time_scale(quick: bool, progress: Progress) -> Outcome:
               "offsets " + ", ".join(f"{sg:.0e}: {o:.7f}" for sg, o in zip(hit_sigmas, offsets))),
     ]
     progress("Lemma 5.2 E(r), corrected and printed T1")
-    corrected = evaluated(L52_E, draw_scenario(ds, theta, PHASE1_SIGMA, data=ds.name))
-    printed = evaluated(L52_E_PRINTED, draw_scenario(ds, theta, PHASE1_SIGMA, data=ds.name, reading="printed"))
+    corrected = evaluate(L52_E, draw_scenario(ds, theta, PHASE1_SIGMA, data=ds.name))
+    printed = evaluate(L52_E_PRINTED, draw_scenario(ds, theta, PHASE1_SIGMA, data=ds.name, reading="printed"))
     checks.append(Check("Lemma 5.2: E(r) stays bounded as r shrinks over [0.02, 0.3] with the corrected T1(r) "
                         "(LY-L52-E's check), and grows like r^-2 with the printed one (LY-L52-E-printed refuted)",
                         holds(corrected.margin) and refutes(printed.margin),

@@ -15,13 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from verify.reproduce import Check, Figure, Outcome, Progress, png_bytes
+from verify.search import evaluate
 
 from properties.lyu2021_margin import datasets as D
 from properties.lyu2021_margin.flows import direction_distance
 from properties.lyu2021_margin.late_phase import series
 from properties.lyu2021_margin.margin_runs import _plt
 from properties.lyu2021_margin.network import norm_sq
-from properties.lyu2021_margin.reading import evaluated, holds, refutes, short
+from properties.lyu2021_margin.reading import holds, refutes, short
 from properties.lyu2021_margin.theorem56 import EPSILONS, RHOS, T56_KKT, T56_LOCAL, anchor, margin_gap, perturbed_scenario
 
 DELTAS = (1e-1, 1e-2)  # delta of the empirical eps0(delta)
@@ -50,7 +51,7 @@ def e6_local_convergence(quick: bool, progress: Progress) -> Outcome:
                 for seed in seeds:
                     progress(f"m = {m}, rho = {rho:g}, eps = {eps:g}, seed {seed}")
                     sc = perturbed_scenario(ds, m, eps, rho, seed)
-                    ev = evaluated(T56_LOCAL, sc)
+                    ev = evaluate(T56_LOCAL, sc)
                     row = {"m": m, "rho": rho, "eps": eps, "seed": seed, "status": ev.status, "margin": ev.margin}
                     if ev.run is not None:
                         lt, gamma_star, gap, _ = margin_gap(ev.run)
@@ -59,7 +60,7 @@ def e6_local_convergence(quick: bool, progress: Progress) -> Outcome:
                                    drift=float(np.max(series(lt, lambda W, a: direction_distance(W, a, target)))))
                     rows.append(row)
     starts = list(T56_KKT.over.elements)  # the planted claim's own fixed starts (st.sampled_from)
-    planted = [evaluated(T56_KKT, sc) for sc in (starts[:1] if quick else starts)]
+    planted = [evaluate(T56_KKT, sc) for sc in (starts[:1] if quick else starts)]
     ok = [r for r in rows if "drift" in r]
     checks = [Check("from every perturbed start the limit margin is gamma(theta-bar*) = ((1+alpha)/4) gamma_lin: neither "
                     "certificate fires by t = 1e12 (LY-T56-local's check)", len(ok) == len(rows) and all(

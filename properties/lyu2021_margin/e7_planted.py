@@ -1,7 +1,7 @@
 """Seed 003's substitute experiment E7 (claim sheet 003 section 3.4 and section 5: the planted failures):
 ``003-e7-planted``. The checker must flag each planted fixture as "hypothesis violated -> the conclusion may fail"
 and never report a theorem violation. Per fixture, two evaluations with the catalogue's own claims
-(:func:`reading.evaluated`: audit, precondition, run, check):
+(:func:`verify.search.evaluate`: audit, precondition, run, check):
 
 - the theorem's claim on the fixture must be *vacuous* (its precondition or premise names the violated hypothesis),
   never a refutation;
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from verify.reproduce import Check, Figure, Outcome, Progress, png_bytes
-from verify.search import Evaluation
+from verify.search import Evaluation, evaluate
 from verify.strategies import GeometryCase
 
 from properties.lyu2021_margin import datasets as D
@@ -29,7 +29,7 @@ from properties.lyu2021_margin._shared import ALPHA
 from properties.lyu2021_margin.flows import flow
 from properties.lyu2021_margin.late_phase import C_GLOBAL
 from properties.lyu2021_margin.margin_runs import _plt
-from properties.lyu2021_margin.reading import evaluated, refutes, short
+from properties.lyu2021_margin.reading import refutes, short
 from properties.lyu2021_margin.scenarios import draw_scenario
 from properties.lyu2021_margin.section6 import HINTED
 from properties.lyu2021_margin.theorem42 import S10_BOUND, T42_BOUND
@@ -96,8 +96,8 @@ def e7_planted(quick: bool, progress: Progress) -> Outcome:
     rows, checks = [], []
     for fx in _fixtures(quick):
         progress(fx["name"])
-        theorem = [evaluated(fx["theorem"], sc) for sc in fx["on"]]
-        planted = [evaluated(fx["planted"], sc) for sc in fx["planted_on"]] if fx["planted"] is not None else []
+        theorem = [evaluate(fx["theorem"], sc) for sc in fx["on"]]
+        planted = [evaluate(fx["planted"], sc) for sc in fx["planted_on"]] if fx["planted"] is not None else []
         want = "holds" if fx.get("theorem_holds") else "vacuous"
         flagged = all(_state(ev) == want for ev in theorem)
         fails = all(_state(ev) == "refuted" for ev in planted)

@@ -6,27 +6,17 @@ inconclusive margin (error inf, or -error <= value < 0) or a vacuous one does ne
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
-from verify.claims.model import Claim, Margin
-from verify.search import Evaluation, evaluate
+from verify.claims.model import Margin, inconclusive
 
 
 def holds(margin: Margin | None) -> bool:
     """A conclusive non-negative margin: value >= 0 with a finite error, not vacuous."""
-    return margin is not None and not margin.vacuous and math.isfinite(margin.error) and margin.value >= 0.0
+    return margin is not None and not margin.vacuous and not inconclusive(margin) and margin.value >= 0.0
 
 
 def refutes(margin: Margin | None) -> bool:
     """A violation beyond the error: value < -error with a finite error, not vacuous."""
-    return margin is not None and not margin.vacuous and math.isfinite(margin.error) and margin.value < -margin.error
-
-
-def evaluated(claim: Claim, scenario: Any) -> Evaluation:
-    """The claim's own evaluation of one scenario (audit, precondition, run at the claim's rtol / samples, check):
-    ``verify.search.evaluate``; status "ok", "vacuous", "inconclusive" or "numerical"."""
-    return evaluate(claim, scenario)
+    return margin is not None and not margin.vacuous and not inconclusive(margin) and margin.value < -margin.error
 
 
 def short(margin: Margin | None, width: int = 160) -> str:
