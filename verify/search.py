@@ -184,6 +184,9 @@ def counterexample_record(claim: Claim, scenario: Any, first: Evaluation, second
     record["confirmed_margin_error"] = second.margin.error if second.margin else None
     record["confirm_rtol"] = max(claim.rtol * CONFIRM_RTOL_FACTOR, 1e-14)
     record["note"] = (second.margin.note if second.margin else "") or (first.margin.note if first.margin else "")
+    site = (second.margin.site if second.margin else None) or (first.margin.site if first.margin else None)
+    if site:
+        record["site"] = {k: (float(v) if k == "t" else int(v)) for k, v in site.items()}
     return record
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.errors import VerifyError
+from verify.errors import InputError, VerifyError
 from verify.verdicts import Verdict
 
 Horizon = float | str | Callable[[Any], float] | None
@@ -32,6 +32,8 @@ class Margin:
     hypotheses turned out false (e.g. the claim's premise never triggered). ``ratio``: for a bound claim,
     measured / bound (a finite number >= 0; <= 1 where the bound holds): the search targets it and reports
     the largest found as the claim's ``slack``, so the report says how tight the bound is where it was checked.
+    ``site``: where the margin is attained, any of ``t`` (time), ``j`` (neuron), ``i`` (data point); a counterexample
+    records it and its plot marks that neuron / pair and time.
     """
 
     value: float
@@ -39,6 +41,7 @@ class Margin:
     note: str = ""
     vacuous: bool = False
     ratio: float | None = None  # bound claims: measured / bound (<= 1 holds); the search reports its largest as slack
+    site: dict[str, float | int] | None = None  # where the margin is attained: t, j (neuron), i (data point)
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,6 +70,19 @@ class Claim:
     node: str | None = None  # the blueprint node (lemma, theorem, equation) this claim checks, e.g. "L12"
     uses: tuple[str, ...] = ()  # the blueprint nodes its statement relies on, e.g. ("L10", "L11")
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def margin_unit(self) -> str | None:
+        """What the claim's margin measures: ``meta["margin_unit"]``, else what its check (or runner) declares
+        with :func:`measures`; None when neither says."""
+        declared = self.meta.get("margin_unit")
+        if declared:
+            return str(declared)
+        for fn in (self.runner, self.check):
+            unit = getattr(fn, "margin_unit", None)
+            if unit:
+                return str(unit)
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """The catalogue entry as the report shows it (a claim loaded from a user's file adds ``file``)."""
@@ -120,10 +136,39 @@ def as_margin(value: Any, claim_id: str = "?") -> Margin:
         raise ClaimResultError(f"claim {claim_id}: the check returned a NaN margin")
     if math.isnan(margin.error) or margin.error < 0.0:
         raise ClaimResultError(f"claim {claim_id}: the margin's error must be >= 0, got {margin.error}")
+    if margin.site is not None and not _valid_site(margin.site):
+        raise ClaimResultError(f"claim {claim_id}: the margin's site must be a dict of t (a finite time), j, i "
+                               f"(indices >= 0), got {margin.site!r:.60}")
     if margin.ratio is not None and not (isinstance(margin.ratio, numbers.Real) and margin.ratio >= 0.0):
         raise ClaimResultError(f"claim {claim_id}: the margin's ratio (measured / bound) must be a number >= 0, "
                                f"got {margin.ratio!r:.40}")
     return margin
+
+
+def _valid_site(site: Any) -> bool:
+    if not isinstance(site, dict) or not set(site) <= {"t", "i", "j"}:
+        return False
+    t = site.get("t", 0.0)
+    indices = [site[k] for k in ("i", "j") if k in site]
+    return (isinstance(t, numbers.Real) and not isinstance(t, bool) and math.isfinite(t)
+            and all(isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 0 for k in indices))
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def measures(unit: str) -> Callable[[F], F]:
+    """Declare what a check's (or runner's) margin measures, e.g. ``@measures("relative drift of v_j^2 - ||w_j||^2
+    (dimensionless)")``: every claim built on the function shows it as its margin unit in the report (a claim's own
+    ``meta["margin_unit"]`` takes precedence)."""
+    if not isinstance(unit, str) or not unit.strip():
+        raise InputError(f"measures() needs a non-empty description of the margin, got {unit!r:.60}")
+
+    def mark(fn: F) -> F:
+        fn.margin_unit = unit.strip()  # type: ignore[attr-defined]
+        return fn
+
+    return mark
 
 
 def worst(parts: list[Margin], empty: str = "nothing to check") -> Margin:

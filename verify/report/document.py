@@ -65,8 +65,8 @@ def claim_entry(result: SearchResult, replay: str | None = None, paper: str | No
     entry["paper"] = paper
     entry["definition_hash"] = definition_hash(result.claim)
     entry["engine_hash"] = engine_hash(result.claim)
-    if result.claim.meta.get("margin_unit"):
-        entry["margin_unit"] = str(result.claim.meta["margin_unit"])
+    if result.claim.margin_unit:
+        entry["margin_unit"] = result.claim.margin_unit
     entry.update(
         {
             "verdict": str(result.verdict),

@@ -100,11 +100,17 @@ _POINT = re.compile(r"\bi\s*=\s*(\d+)\b")
 
 
 def violation_site(cx: dict[str, Any]) -> dict[str, Any]:
-    """Where a scenario counterexample violates, read from its check's note: ``t`` (time), ``j`` (neuron),
-    ``i`` (data point), each only when the note states it; ``t_end`` the claim's horizon (the time at which
-    the claimed property is asserted when the claim is stated at its horizon)."""
-    note = str(cx.get("note") or "")
+    """Where a scenario counterexample violates: ``t`` (time), ``j`` (neuron), ``i`` (data point) as the check's
+    margin located it (the record's ``site``), else each as the check's note states it; ``t_end`` the claim's horizon
+    (the time at which the claimed property is asserted when the claim is stated at its horizon)."""
     out: dict[str, Any] = {}
+    t_end = (cx.get("params") or {}).get("t_end")
+    if isinstance(t_end, (int, float)) and math.isfinite(t_end) and t_end > 0:
+        out["t_end"] = float(t_end)
+    if isinstance(cx.get("site"), dict) and cx["site"]:
+        out.update({k: (float(v) if k == "t" else int(v)) for k, v in cx["site"].items() if k in ("t", "i", "j")})
+        return out
+    note = str(cx.get("note") or "")
     m = _T.search(note)
     if m:
         try:
@@ -123,9 +129,6 @@ def violation_site(cx: dict[str, Any]) -> dict[str, Any]:
         point = _POINT.search(note)
         if point:
             out["i"] = int(point.group(1))
-    t_end = (cx.get("params") or {}).get("t_end")
-    if isinstance(t_end, (int, float)) and math.isfinite(t_end) and t_end > 0:
-        out["t_end"] = float(t_end)
     return out
 
 
