@@ -60,6 +60,8 @@ class Section:
     planted_refuted: int = 0
     planted_total: int = 0
     missed: list[str] = field(default_factory=list)  # planted claims not refuted (defects)
+    teeth_shown: int = 0  # claims whose check a planted claim or an engine mutant was shown to break
+    teeth_total: int = 0  # claims whose entry records teeth at all
     unexpected: list[str] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
     user: bool = False
@@ -128,6 +130,16 @@ def _score(sec: Section, entries: list[dict[str, Any]]) -> None:
     sec.planted_refuted = sum(e["verdict"] == "REFUTED" for e in pl)
     sec.missed = [e["id"] for e in pl if e["verdict"] != "REFUTED"]
     sec.unexpected = [e["id"] for e in entries if not e.get("as_expected", True)]
+    recorded = [e for e in entries if "teeth" in e]
+    sec.teeth_total = len(recorded)
+    sec.teeth_shown = sum(bool(e["teeth"]) for e in recorded)
+
+
+def teeth_text(sec: Section) -> str:
+    """'checks shown to fail (planted claim or engine mutant): a/b' ('' when no entry records teeth)."""
+    if not sec.teeth_total:
+        return ""
+    return f"; checks shown to fail by a planted claim or engine mutant: {sec.teeth_shown}/{sec.teeth_total}"
 
 
 def sections(report: dict[str, Any]) -> list[Section]:
@@ -245,7 +257,7 @@ def markdown_lines(d: Digest, appendix: str | None = "claims.md") -> list[str]:
     for sec in d.sections:
         L += [f"## {sec.title}" if sec.user else f"## {sec.key}: {sec.title}", ""]
         score = (f"; planted counterexamples refuted: {sec.planted_refuted}/{sec.planted_total}" if sec.planted_total else "")
-        L.append(f"- {sec.counts}{score}" + (f"; NOT refuted (defects): {', '.join(sec.missed)}" if sec.missed else ""))
+        L.append(f"- {sec.counts}{score}{teeth_text(sec)}" + (f"; NOT refuted (defects): {', '.join(sec.missed)}" if sec.missed else ""))
         for n in sec.theorems:
             L.append(f"- **{n.label}** ({n.detail}): **{n.status}**" + (f" [{_counts(n.counts)}]" if n.counts else ""))
         if sec.lemmas:

@@ -52,6 +52,7 @@ def card(sec: Section) -> str:
     """One paper's (or user file's) digest card."""
     title = sec.title if sec.user else f"{sec.key}: {sec.title}"
     score = (f" &middot; planted refuted <b>{sec.planted_refuted}/{sec.planted_total}</b>" if sec.planted_total else "")
+    score += (f" &middot; checks shown to fail <b>{sec.teeth_shown}/{sec.teeth_total}</b>" if sec.teeth_total else "")
     missed = (f"<p><b>Expected refutations not found (defects):</b> {esc(', '.join(sec.missed))}</p>" if sec.missed else "")
     parts = [f"<div class='card' id='digest-{esc(sec.key)}' data-paper='{esc(sec.key)}'><h3 title='{esc(title)}'>{esc(title)}</h3>"
              f"<p class='counts'>{esc(sec.counts)}{score}</p>{missed}"]

@@ -97,6 +97,7 @@ def render_appendix(report: dict[str, Any], figures: dict[str, str] | None = Non
         if "counterexample" in e:
             L.append(f"- counterexample: see [Counterexamples](#cx-{_anchor(e['id'])})")
         L.append("")
+    L += _toothless(claims)
     L += _counterexamples(claims, figures)
     for g in graph.graphs(report):
         L += [f"## {g.paper} lemma dependency graph: {g.title}", ""] + graph.text_lines(report, g)
@@ -114,6 +115,21 @@ def render_appendix(report: dict[str, Any], figures: dict[str, str] | None = Non
     L += reproductions.md_lines(report, details=True)
     L += _errata(report)
     return "\n".join(L) + "\n"
+
+
+def _toothless(claims: list[dict[str, Any]]) -> list[str]:
+    """The claims whose check no planted claim or engine mutant has been shown to break, per paper."""
+    none = [e for e in claims if "teeth" in e and not e["teeth"]]
+    if not none:
+        return []
+    L = ["## Checks nothing has been shown to break", "",
+         "No planted claim shares these checks and no engine mutant measured turns them unexpected: their HOLDS or "
+         "PROVED has not been shown able to fail.", ""]
+    groups: dict[str, list[str]] = {}
+    for e in none:
+        groups.setdefault(_where(e), []).append(e["id"])
+    L += [f"- {where} ({len(ids)}): {', '.join(ids)}" for where, ids in groups.items()]
+    return L + [""]
 
 
 def _where(e: dict[str, Any]) -> str:
