@@ -26,6 +26,7 @@ def network_outputs(W, v, X):
 
 @verify.claim(id="norm-growth-gronwall", over=scenario(n=(2, 6), d=(2, 3), h=(1, 4), eps=(1e-4, 1e-2), loss="exp"),
               horizon=10.0, source="user: Gronwall bound from balancedness and a nonincreasing loss")
+@verify.measures("min over j, t of the bound X_max L(0) t minus ln(||w_j(t)|| / ||w_j(0)||) (log-norm units)")
 def norm_growth_gronwall(run):
     """ln(||w_j(t)|| / ||w_j(0)||) <= X_max L(0) t for every neuron j and sampled t > 0."""
     x_max = float(np.max(np.linalg.norm(run.X, axis=1)))

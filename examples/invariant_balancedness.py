@@ -17,6 +17,7 @@ SMALL_UNBALANCED = scenario(init="unbalanced", n=(2, 6), d=(2, 3), h=(1, 4), eps
 
 
 @verify.claim(id="balancedness-conserved", over=SMALL_UNBALANCED, horizon=20.0, source="user: 004 Lemma 1")
+@verify.measures("minus the largest drift of v_j^2 - ||w_j||^2 (absolute, in squared-weight units)")
 def balancedness_conserved(run):
     """v_j(t)^2 - ||w_j(t)||^2 = v_j(0)^2 - ||w_j(0)||^2 for every neuron j and every sampled t."""
     conserved = run.v**2 - np.sum(run.W**2, axis=2)  # (k, h): the invariant at each sample time

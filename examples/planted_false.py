@@ -17,6 +17,7 @@ from verify.scenarios import scenario
 
 @verify.claim(id="planted-no-crossing", over=scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-4, 1e-2)), horizon=30.0,
               source="user: deliberately false (planted)", expected="REFUTED")
+@verify.measures("+1 no activation sign changed / -1 some sign changed (exact decision)")
 def no_activation_change(run):
     """FALSE on purpose: sign(<w_j(t), x_i>) = sign(<w_j(0), x_i>) for all i, j and sampled t."""
     initial = np.sign(run.X @ run.W0.T)  # (n, h)

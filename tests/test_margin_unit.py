@@ -29,6 +29,20 @@ def test_measures_marks_the_check_and_the_claim_reads_it() -> None:
     assert bare.margin_unit is None
 
 
+def test_measures_works_above_or_below_the_claim_decorator() -> None:
+    @verify.measures("above")
+    @verify.claim(id="above", over=scenario(), horizon=1.0)
+    def first(run) -> float:
+        return 1.0
+
+    @verify.claim(id="below", over=scenario(), horizon=1.0)
+    @verify.measures("below")
+    def second(run) -> float:
+        return 1.0
+
+    assert first.margin_unit == "above" and second.margin_unit == "below"
+
+
 @pytest.mark.parametrize("bad", ["", "   ", None, 3])
 def test_measures_needs_words(bad) -> None:
     with pytest.raises(verify.InputError):

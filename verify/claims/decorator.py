@@ -52,10 +52,13 @@ def claim(
     ``run.audit`` (see ``help(verify.Run)``). It returns:
         True / False -- holds / violated (margin +1 / -1, error 0);
         a number -- the signed margin: >= 0 holds, < 0 violated (e.g. bound - measured);
-        ``verify.Margin(value, error, note=..., ratio=...)`` -- a margin with the error bound of its own
+        ``verify.Margin(value, error, note=..., ratio=..., site=...)`` -- a margin with the error bound of its own
             computation (value < -error is a violation; -error <= value < 0 never refutes; an infinite error is
-            inconclusive) and, for a bound, ``ratio`` = measured / bound, which the search pushes toward 1
-            and the report shows as the bound's slack.
+            inconclusive); for a bound, ``ratio`` = measured / bound, which the search pushes toward 1
+            and the report shows as the bound's slack; ``site`` = {"t": time, "j": neuron, "i": data point}
+            (any of them), where the violation sits, which the counterexample's plot marks.
+    Say what the margin measures with ``@verify.measures("...")`` above the function (under ``@verify.claim``) or
+    ``meta={"margin_unit": "..."}``: the report prints it beside the smallest margin.
     Anything else (None, NaN, a string, a negative error) makes the example FAILED. A violation counts only
     after a rerun at 1000x tighter tolerance and at 30 digits (mp backend) confirms it.
 
