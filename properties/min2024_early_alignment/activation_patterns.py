@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
@@ -42,6 +42,7 @@ def log_inconsistency(run) -> Margin | None:
                                            f"event log; first {where}")
 
 
+@measures("-count of bad crossings (exact), else min increment of y_i s_j <x_i, w_j> / (||x_i|| max||w_j||)")
 def monotone_patterns(run) -> Margin:
     """EA-A4: every crossing of <x_i, w_j> = 0 goes in direction y_i s_j, at most once per (i, j), no sliding;
     and a_ij(t) = y_i s_j <x_i, w_j(t)> is non-decreasing between samples.
@@ -54,7 +55,9 @@ def monotone_patterns(run) -> Margin:
     """
     audit = pat.crossing_audit(run)
     if audit.violations:
-        return Margin(-float(audit.violations), 0.0, audit.describe())
+        e = (audit.wrong or audit.sliding or [None])[0]
+        site = {"t": float(e.t), "i": int(e.i), "j": int(e.j)} if e is not None else dict(zip("ij", audit.repeated[0]))
+        return Margin(-float(audit.violations), 0.0, audit.describe(), site=site)
     inconsistent = log_inconsistency(run)
     if inconsistent is not None:
         return inconsistent
@@ -163,6 +166,7 @@ P5_A4 = paper_claim(
 )
 
 
+@measures("-count of crossings after trap entry (exact), else min depth c_i <x_i, u_j> / ||x_i|| after entry (cosine)")
 def trapping(run) -> Margin:
     """EA-A5 (Lemma 12 (a)-(c)): once w_j is in its trapping set (S_dead; S+ if s_j = +1; S- if s_j = -1)
     it stays there.
@@ -186,7 +190,8 @@ def trapping(run) -> Margin:
     if late:
         e = late[0]
         return Margin(-float(len(late)), 0.0, f"neuron {e.j} left its trapping set: {e.kind} of x_{e.i} at t={e.t:.6g} "
-                                               f"(entered at t={t_in[e.j]:.6g})")
+                                               f"(entered at t={t_in[e.j]:.6g})",
+                      site={"t": float(e.t), "i": int(e.i), "j": int(e.j)})
     U = pat.directions(run)
     X = np.asarray(run.X)
     cos = np.matmul(X, np.swapaxes(U, -1, -2)) / np.linalg.norm(X, axis=1)[:, None]  # (k, n, h)
@@ -263,6 +268,7 @@ P3_A5 = paper_claim(
 )
 
 
+@measures("min increment of ln ||w_j|| between consecutive samples inside the cone of its sign (log-norm units)")
 def norms_grow_in_cone(run) -> Margin:
     """EA-A6 (Lemma 14, per-neuron form of its proof): r_j = ln ||w_j|| is non-decreasing once w_j is in
     S+ (s_j = +1) or S- (s_j = -1).
@@ -277,14 +283,15 @@ def norms_grow_in_cone(run) -> Margin:
     inside = codes == pat.trap_code(s)[None, :]
     if not inside.any():
         return Margin(0.0, 0.0, "no neuron entered the cone of its sign", vacuous=True)
-    worst, where = np.inf, ""
+    worst, where, site, t = np.inf, "", None, pat.sample_times(run)
     for j in np.flatnonzero(inside.any(axis=0)):
         k0 = int(np.argmax(inside[:, j]))
         dr = np.diff(r[k0:, j])
         if dr.size and dr.min() < worst:
             worst, where = float(dr.min()), f"neuron {j} (in its cone from sample {k0})"
+            site = {"t": float(t[k0 + 1 + int(np.argmin(dr))]), "j": int(j)}
     worst = 0.0 if worst == np.inf else worst
-    return Margin(worst, pat.state_error(run), f"min increment of ln||w_j|| in the cone {worst:.3g} at {where}")
+    return Margin(worst, pat.state_error(run), f"min increment of ln||w_j|| in the cone {worst:.3g} at {where}", site=site)
 
 
 A6 = paper_claim(

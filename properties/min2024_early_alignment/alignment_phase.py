@@ -13,7 +13,7 @@ import numpy as np
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import scenario
 
 from properties.min2024_early_alignment.audit import EPS_RULES
@@ -22,6 +22,7 @@ from properties.min2024_early_alignment.preconditions import _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import THEOREM, THEOREM_WIDE
 
 
+@measures("1 - max over t, j, x_r of |Lemma 10 difference| / (2 n X_max max|f|): relative to the bound (dimensionless)")
 def lemma10_margin(run) -> Margin:
     """EA-E1 (24): |d/dt psi_rj - s_j (psi_ra - psi_rj psi_aj)||x_a|| | <= 2 n X_max max|f| at every
     sampled state with max|f| <= 1, for references x_r = y_i x_i/||x_i||, x+/||x+||, x-/||x-|| and
@@ -42,7 +43,7 @@ def lemma10_margin(run) -> Margin:
         refs.append(z / np.linalg.norm(z))
     Xr = np.array(refs)
     F = tm.outputs(X, R, U, s)
-    worst, note, used, worst_err = math.inf, "no state with max|f| <= 1", 0, 0.0
+    worst, note, used, worst_err, site = math.inf, "no state with max|f| <= 1", 0, 0.0, None
     for k in range(t.size):
         fmax = float(np.max(np.abs(F[k])))
         if fmax > 1.0 or fmax == 0.0:
@@ -61,10 +62,10 @@ def lemma10_margin(run) -> Margin:
             if 1.0 - ratio < worst:
                 worst = 1.0 - ratio
                 note = f"t = {t[k]:.4g}, neuron {j}: |difference| / (2 n X_max max|f|) = {ratio:.6g} (max|f| = {fmax:.3g})"
-                worst_err = err / bound
+                worst_err, site = err / bound, {"t": float(t[k]), "j": j}
     if used == 0:
         return Margin(0.0, 0.0, note, vacuous=True)
-    return Margin(worst, worst_err + 1e-13, note, ratio=max(0.0, 1.0 - worst))
+    return Margin(worst, worst_err + 1e-13, note, ratio=max(0.0, 1.0 - worst), site=site)
 
 
 E1 = paper_claim(
@@ -92,6 +93,7 @@ def eq29_margin(reading: str):
     """EA-E2: ln F* - ln max_i |f(x_i)| over samples t <= T(eps), F* = mm sqrt(mu) X_min/(4 n X_max)
     with mm of the given zeta reading; ln|f| from the polar state (f ~ eps^2 underflows). Slack max|f| / F*."""
 
+    @measures("ln F* - max over t <= T(eps) of ln max_i |f(x_i)| (natural-log units)")
     def check(run) -> Margin:
         fstar = _fstar(run, reading)
         if fstar is None:
@@ -190,12 +192,13 @@ def boundary_push(quantitative: bool):
     Sign part: s_j D > 0 (any eps). Quantitative part (eps as in (28)): s_j D >= mu^{3/2} X_min/2, slack
     max (mu^{3/2} X_min/2) / (s_j D) over the pairs with s_j D > 0 (a pair with s_j D <= 0 is left to the margin)."""
 
+    @measures("min over j, i of (s_j D_ij - level) / sum_k S_kj |g_k| ||x_k||, D_ij = d/dt <u_j, y_i x_i_hat> (dimensionless)")
     def check(run) -> Margin:
         X, y, fld = run.X, run.y, run.field
         r0, U0, s = tm.initial_polar(run)
         Xn = X / np.linalg.norm(X, axis=1)[:, None]
         level = run.audit.mu ** 1.5 * run.audit.X_min / 2.0 if quantitative else 0.0
-        worst, note, used, err, ratio = math.inf, "every projected direction is dead", 0, 0.0, None
+        worst, note, used, err, ratio, site = math.inf, "every projected direction is dead", 0, 0.0, None, None
         for j in range(U0.shape[0]):
             for i in range(X.shape[0]):
                 u = U0[j] - (U0[j] @ Xn[i]) * Xn[i]
@@ -221,12 +224,13 @@ def boundary_push(quantitative: bool):
                 if quantitative and s[j] * D > 0.0:
                     ratio = max(ratio or 0.0, level / (s[j] * D))
                 if val < worst:
-                    worst, err = val, 1e-13
+                    worst, err, site = val, 1e-13, {"i": i, "j": j}
                     note = f"neuron {j} (s = {int(s[j]):+d}) on x_{i}^perp: s_j d/dt<w_hat, y_i x_i_hat> = {s[j] * D:.6g}" + (
                         f" vs mu^1.5 X_min/2 = {level:.6g}" if quantitative else "")
         if used == 0:
             return Margin(0.0, 0.0, note, vacuous=True)
-        return Margin(worst, err, note + (f"; bound / measured = {ratio:.3g}" if ratio is not None else ""), ratio=ratio)
+        return Margin(worst, err, note + (f"; bound / measured = {ratio:.3g}" if ratio is not None else ""), ratio=ratio,
+                      site=site)
 
     return check
 
@@ -259,6 +263,7 @@ def _h_t1(sc, a):
     return a.t1
 
 
+@measures("min over non-final pattern pieces of Delta t(n_a) - dwell duration (time units)")
 def dwell_margin(run) -> Margin:
     """EA-E4 on the exact limit engine: every non-final constant-pattern piece lasts <= Delta t(n_a)."""
     a = run.audit
@@ -284,6 +289,7 @@ E4 = paper_claim(
 )
 
 
+@measures("sqrt(1 - zeta) - max over t of cos(w_j, x-) for V+ (cos(w_j, x+) for V-) (cosine units)")
 def barrier_margin(run) -> Margin:
     """EA-E4 barrier: cos(w_j(t), x-) <= sqrt(1 - zeta) for j in V+ (and cos(w_j, x+) for V-) at all samples."""
     a = run.audit
@@ -321,6 +327,7 @@ E4_BARRIER = paper_claim(
 )
 
 
+@measures("min over neurons of bound - arrival time (bounds: T(P_obs), T(P_max), dead-path bound; time units)")
 def arrival_margin(run) -> Margin:
     """EA-E5 (trajectory part, App. C): per neuron, on the exact eps -> 0 limit engine,
     - arrival in its own cone (S+ for V+, S- for V-) at a time <= T(P_observed) = sum over the

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from verify import geometry
 from verify.audit import class_rhos
 from properties.min2024_early_alignment import patterns as pat
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
@@ -43,8 +43,7 @@ def cone_depth(ds: Dataset, Z: np.ndarray, cone: str) -> np.ndarray:
     """Signed depth of rows of Z in a cone: min_i c_i cos(x_i, z), c_i = y_i (S+), -y_i (S-), -1 (S_dead).
 
     Membership: S+ needs depth > 0 on positives and >= 0 on negatives; the depth alone is > 0
-    strictly inside the cap-like interior and >= 0 on the closed cone. Returns shape (m,).
-    """
+    strictly inside the cap-like interior and >= 0 on the closed cone. Returns shape (m,)."""
     c = ds.y if cone == "S+" else (-ds.y if cone == "S-" else -np.ones(ds.n))
     cos = (Z @ ds.X.T) / (np.linalg.norm(Z, axis=1)[:, None] * ds.norms[None, :])
     return np.min(c[None, :] * cos, axis=1)
@@ -59,14 +58,14 @@ def cone_members(ds: Dataset, cone: str, rng: np.random.Generator, m: int = N_VE
     return np.array(keep[:m]) if keep else np.zeros((0, ds.d))
 
 
+@measures("min over i, k of cos(y_k x_k, y_i x_i), the data's cone-membership cosine (exact sign near 0)")
 def data_in_cones(case: GeometryCase) -> Margin:
     """EA-D1: x_i in S+ for i in I+ and x_i in S- for i in I- (so S+ and S- are non-empty).
 
     x_i is in the cone of its label iff cos(y_k x_k, y_i x_i) > 0 for same-label k (strict: x_k
     must be active) and >= 0 for opposite-label k. Margin: the smallest such cosine; a value
     within the float error (8 d u) of 0 is decided by the exact rational sign, and an exact
-    violation is returned with error 0.
-    """
+    violation is returned with error 0."""
     case = as_case(case)
     ds = case.dataset
     err = 8.0 * ds.d * U_ROUND
@@ -82,20 +81,20 @@ def data_in_cones(case: GeometryCase) -> Margin:
                 k = int(np.flatnonzero(bad)[0])
                 return Margin(min(val, STRICT_TINY), 0.0 if val > -err else err,
                               f"x_{i} (label {ds.y[i]:+.0f}) is not in S{'+' if ds.y[i] > 0 else '-'}: "
-                              f"cos(y_{k} x_{k}, y_{i} x_{i}) = {G[i, k]:.3g} has the wrong sign")
+                              f"cos(y_{k} x_{k}, y_{i} x_{i}) = {G[i, k]:.3g} has the wrong sign", site={"i": i})
             val = max(val, 0.0)
         if val < worst:
             worst, where = val, f"data point {i}"
     return Margin(float(worst), err, f"min membership cosine {worst:.3g} at {where}")
 
 
+@measures("min membership depth min_i c_i cos(x_i, z) over positive combinations z of cone members (cosine)")
 def cones_convex(case: GeometryCase) -> Margin:
     """EA-D3 (Lemma 6) and the cone part of EA-D1: positive combinations of members of S+ (S-, S_dead)
     stay in S+ (S-, S_dead); members are random unit vectors found in each cone.
 
     Margin: the smallest membership depth (:func:`cone_depth`, >= 0 inside the closed cone) of the
-    combinations, with the points that must be active required strictly active; error 8 d u.
-    """
+    combinations, with the points that must be active required strictly active; error 8 d u."""
     case = as_case(case)
     ds, rng = case.dataset, case.rng
     err = 8.0 * ds.d * U_ROUND
@@ -120,6 +119,7 @@ def cones_convex(case: GeometryCase) -> Margin:
     return Margin(float(worst), err, f"min membership depth {worst:.3g} at {where}")
 
 
+@measures("min of the data's cone-membership cosine and the depth of cone combinations (cosine, dimensionless)")
 def cones_margin(case: GeometryCase) -> Margin:
     """EA-D1: data membership (:func:`data_in_cones`) and convexity of the three cones (:func:`cones_convex`)."""
     case = as_case(case)
@@ -172,11 +172,11 @@ P1_D1 = paper_claim(
 )
 
 
+@measures("min over sampled pairs z1, z2 in K of cos(z1, z2) - mu (cosine units)")
 def lemma5_margin(case: GeometryCase) -> Margin:
     """EA-D2 (Lemma 5): cos(z1, z2) >= mu for nonzero z1, z2 in K (random nonnegative, incl. one-hot, coefficients).
 
-    Margin min (cos - mu), error 8 n u (the extremes attain equality).
-    """
+    Margin min (cos - mu), error 8 n u (the extremes attain equality)."""
     case = as_case(case)
     ds, rng = case.dataset, case.rng
     mu = geometry.mu(ds)
@@ -208,14 +208,14 @@ D3 = geometry_claim(
 )
 
 
+@measures("min over unit x_c in K of min_i y_i <x_c, x_i> - mu X_min (input-norm units; exact sign on S+ boundary)")
 def lemma7_margin(case: GeometryCase) -> Margin:
     """EA-D4 (Lemma 7, quantitative form of its proof): for unit x_c in K, y_i <x_c, x_i> >= mu X_min for all i,
     and x_c is interior to S+ (every y_i <x_c, x_i> > 0, strict).
 
     Margin min( min_i y_i <x_c, x_i> - mu X_min, strict interior ) over random x_c (one-hot
     included); error 8 n u X_max. The strict part is decided exactly (rational arithmetic) when
-    the float value is within rounding of 0: an exact 0 is a violation with error 0.
-    """
+    the float value is within rounding of 0: an exact 0 is a violation with error 0."""
     case = as_case(case)
     ds, rng = case.dataset, case.rng
     mu = geometry.mu(ds)
@@ -292,9 +292,9 @@ def lemma8_margin(factor: float):
     is in S+, and the same for x- and S-.
 
     Margin: the smallest strict depth min_i y_i cos(z, x_i) (min_i -y_i cos for S-), which the cap
-    criterion makes > 0 for factor < 1; error 16 d u. factor > 1 (tightness) must fail.
-    """
+    criterion makes > 0 for factor < 1; error 16 d u. factor > 1 (tightness) must fail."""
 
+    @measures("min over sampled cap points z of the depth min_i y_i cos(z, x_i) (-y_i for S-) (cosine; > 0 holds)")
     def check(case: GeometryCase) -> Margin:
         case = as_case(case)
         ds, rng = case.dataset, case.rng
@@ -334,6 +334,7 @@ D5_TIGHT = paper_claim(
 )
 
 
+@measures("sqrt(1 - mu^2) - max |cos(z1, z2)|, unit z1 in K, z2 outside S+ and S- (cosine units)")
 def lemma9_margin(case: GeometryCase) -> Margin:
     """EA-D6 (Lemma 9 with xi = mu^2, sheet 1.9): |cos(z1, z2)| <= sqrt(1 - mu^2) for unit z1 in K and
     z2 outside S+ and S-.
@@ -341,8 +342,7 @@ def lemma9_margin(case: GeometryCase) -> Margin:
     z2: random unit vectors and, for each z1 and data point i, the projection of z1 onto
     x_i^perp (on the boundary) and slightly past it (the sup-attaining construction), keeping
     only those outside S+ and S-. Margin sqrt(1 - mu^2) - max |cos|; error 16 d u; slack max |cos| / sqrt(1 - mu^2)
-    (None when mu = 1).
-    """
+    (None when mu = 1)."""
     case = as_case(case)
     ds, rng = case.dataset, case.rng
     mu = geometry.mu(ds)
@@ -379,6 +379,7 @@ D6 = geometry_claim(
 )
 
 
+@measures("smaller slack of the two lower bounds on ||x_a(w)||, over n_a X_max (resp. n_a^2 X_max^2) (dimensionless)")
 def lemma11_margin(case: GeometryCase) -> Margin:
     """EA-D7 (Lemma 11, reading R6): ||x_a(w)|| >= sqrt(mu) n_a(w) X_min, and the sharper
     ||x_a(w)||^2 >= n_a X_min^2 + mu n_a (n_a - 1) X_min^2, for random w (and w = data points).

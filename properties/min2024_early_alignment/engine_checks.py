@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.dynamics.field import NetworkField
 from verify.model.losses import get_loss
 from verify.strategies import State, states
@@ -37,6 +37,7 @@ def _field(state: State) -> NetworkField:
     return NetworkField.from_dataset(state.dataset, state.loss, state.alpha)
 
 
+@measures("-max_i |f_polar(x_i) - f_cart(x_i)| / (X_max sum_j |v_j| ||w_j||) (relative mismatch)")
 def polar_outputs_agree(state: State) -> Margin:
     """EC-polar-outputs: -max_i |f_polar(x_i) - f_cart(x_i)| / scale, scale = X_max sum_j |v_j| ||w_j||."""
     fo = _field(state)
@@ -47,6 +48,7 @@ def polar_outputs_agree(state: State) -> Margin:
     return Margin(-gap, ROUNDING * U_ROUND, f"relative output mismatch {gap:.3g}")
 
 
+@measures("-max relative mismatch of r', u', v' between the polar and Cartesian fields (dimensionless)")
 def polar_field_agrees(state: State) -> Margin:
     """EC-polar-field: -(largest relative mismatch of r', u' and v' = s e^r r' between the two forms)."""
     fo = _field(state)
@@ -92,6 +94,7 @@ POLAR_FIELD = paper_claim(
 FD_STEP = 1e-4  # central-difference step for EC-loss-derivative
 
 
+@measures("-|g + central difference of l| / max(1, |g|) (relative mismatch of g = -dl/dyhat)")
 def loss_derivative_agrees(case: tuple[str, float, float]) -> Margin:
     """EC-loss-derivative: -|g + (l(yhat + h) - l(yhat - h)) / 2h| / max(1, |g|), the error the
     difference's truncation h^2 max|l'''| / 6 <= h^2 e^{|yhat| + h} / 3 plus its rounding 10 u l / h."""

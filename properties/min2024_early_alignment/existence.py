@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import Scenario, scenario
 from verify.strategies import as_state, states
 from verify.verdicts import Verdict
@@ -22,6 +22,7 @@ from properties.min2024_early_alignment.preconditions import _theorem_scale
 from properties.min2024_early_alignment.theorem_scale import _scenario, part2_claim
 
 
+@measures("min(n h - crossings, 1 - max crossings per pair, -sliding events) (exact event counts)")
 def crossings_margin(run) -> Margin:
     """EA-H2: no sliding, every (i, j) hyperplane crossed at most once, at most n h crossings in all."""
     ev = run.events
@@ -59,6 +60,7 @@ def e3_field(a: float) -> np.ndarray:
     return np.concatenate([Wdot[0], vdot])
 
 
+@measures("-max |F(theta(0)) - (-a, 0, 0)| (absolute, field units)")
 def e3_value_margin(a: float) -> Margin:
     """EA-H3: F(theta(0)) = (-a, 0; 0) exactly (nonzero iff a > 0, so no Caratheodory solution for a > 0)."""
     F = e3_field(a)
@@ -78,6 +80,7 @@ H3 = paper_claim(
 )
 
 
+@measures("-||F(theta(0))|| (absolute, field units; 0 holds)")
 def e3_stationary_margin(a: float) -> Margin:
     """P4 (planted): F(theta(0)) = 0, i.e. the stationary solution exists -- true only for a = 0."""
     F = e3_field(a)
@@ -107,6 +110,7 @@ def e4_scenario() -> Scenario:
     return _scenario(ds, [[0.0, 1.0]], [1.0], 0.0, construction="App. E.4")
 
 
+@measures("-max change of (ln ||w||, u) from t = 0 over the run (absolute; 0: stationary)")
 def regular_solution_margin(run) -> Margin:
     """EA-H4 / P13: on Example E.4 the engine returns the regular (stationary) solution."""
     t, R, U, s = tm.polar_samples(run)
@@ -171,6 +175,7 @@ def _segment_state(state):
     return st_, fo, rng, W, v, D, dv
 
 
+@measures("2 - q, q = e(s1/1000) / (e(s1)/1000): ~1 continuous, ~1e3 a jump (dimensionless ratio)")
 def continuity_off_A_margin(state) -> Margin:
     """EA-H1: at a state off A = U_ij {<x_i, w_j> = 0}, the field (in the engine's mode at each point) along a
     random segment that crosses no hyperplane tends to F(theta). With s1 = 1e-3 min(1, distance to A along the
@@ -188,7 +193,7 @@ def continuity_off_A_margin(state) -> Margin:
     j = int(np.argmax(q))
     return Margin(2.0 - float(q[j]), 0.5,
                   f"neuron {j}: relative discrepancy {e1[j]:.3g} at s = {s1:.3g}, {e2[j]:.3g} at s = {s1 * 1e-3:.3g} (ratio to linear "
-                  f"decay q = {q[j]:.4g}; ~1: continuous)")
+                  f"decay q = {q[j]:.4g}; ~1: continuous)", site={"j": j})
 
 
 H1 = paper_claim(
@@ -204,6 +209,7 @@ H1 = paper_claim(
 )
 
 
+@measures("2 - q, q = e(s1/1000) / (e(s1)/1000): ~1 continuous, ~1e3 a jump (dimensionless ratio)")
 def continuity_on_A_margin(state) -> Margin:
     """P-H1 (planted): the same limit (same q, margin 2 - q) at a state ON a hyperplane A_ij (w_j projected onto
     x_i^perp, so that the engine's mode makes the pair inactive, sigma'(0) = 0), approached from the active side
@@ -226,7 +232,7 @@ def continuity_on_A_margin(state) -> Margin:
     q = float(e2[j] / (1e-3 * e1[j] + 1e-13))
     return Margin(2.0 - q, 0.5,
                   f"pair (i={i}, j={j}) on A: relative discrepancy {e1[j]:.3g} at s = {s1:.3g} and {e2[j]:.3g} at s = {s1 * 1e-3:.3g} "
-                  f"(q = {q:.4g}: a jump, it does not shrink with s)")
+                  f"(q = {q:.4g}: a jump, it does not shrink with s)", site={"i": i, "j": j})
 
 
 P_H1 = paper_claim(
@@ -243,6 +249,7 @@ P_H1 = paper_claim(
 )
 
 
+@measures("worst of: ln L decrease, -|L_dot + ||F||^2| and -L_dot (over magnitude), (50)'s ln-slack (log units)")
 def loss_descent_margin(run) -> Margin:
     """EA-H5 (App. E.5): along the run, (a) ln L(t_k+1) <= ln L(t_k) at consecutive samples (error: the output
     error bound, |d ln L| <= max_i |df_i| for exp and 2x logistic); at every sampled state (b) the chain rule

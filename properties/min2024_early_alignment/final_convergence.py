@@ -14,7 +14,7 @@ from scipy.special import logsumexp
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.scenarios import SEEDS, Scenario
@@ -26,6 +26,7 @@ from properties.min2024_early_alignment.preconditions import _h_part2, _part2, _
 from properties.min2024_early_alignment.theorem_scale import THEOREM, _rot, _scenario, part2_claim
 
 
+@measures("min over t <= t1, j of r_j(t) - r_j(0) + 2 n X_max t, r_j = ln ||w_j|| (log-norm units)")
 def lemma13_margin(run) -> Margin:
     """EA-F1: r_j(t) - r_j(0) + 2 n X_max t >= 0 for t <= t1 (per neuron, Lemma 13's proof); slack: the largest
     decay rate (r_j(0) - r_j(t)) / (2 n X_max t) (0 where the norm grew; the ratio of the two sides, 1 at t = 0 for
@@ -39,7 +40,8 @@ def lemma13_margin(run) -> Margin:
     decay = np.maximum(R[0][None] - R[keep], 0.0) / (2.0 * a.n * a.X_max * t[keep][:, None])
     ratio = float(np.max(decay)) if decay.size else None
     note = f"min at t = {t[keep][k]:.6g}, neuron {j}: r - r0 = {R[keep][k, j] - R[0, j]:.6g}"
-    return Margin(float(val[k, j]), err, note + (f"; max decay rate / (2 n X_max) = {ratio:.3g}" if ratio is not None else ""), ratio=ratio)
+    return Margin(float(val[k, j]), err, note + (f"; max decay rate / (2 n X_max) = {ratio:.3g}" if ratio is not None else ""), ratio=ratio,
+                  site={"t": float(t[keep][k]), "j": int(j)})
 
 
 F1 = paper_claim(
@@ -56,6 +58,7 @@ F1 = paper_claim(
 )
 
 
+@measures("-max over t >= t1_emp of <x_i, u_j> / ||x_i|| for i outside neuron j's group (cosine; 0 holds)")
 def decoupling_margin(run) -> Margin:
     """EA-F2: after t1_emp, neurons outside V~+ contribute exactly 0 to positive points (and outside
     V~- to negative points), i.e. f = f+ on I+ and f = f- on I-. Margin: -max normalised pre-activation
@@ -84,6 +87,7 @@ F2 = part2_claim(
 )
 
 
+@measures("min over t >= t2 and both groups of ln sum_j ||w_j||^2 - ln(1/(4 X_max)) (natural-log units)")
 def norms_after_t2_margin(run) -> Margin:
     """EA-F3 (34)/(35): for samples t >= t2: ln sum_{V~+-} ||w_j||^2 >= -ln(4 X_max); slack
     max (1/(4 X_max)) / sum_{V~+-} ||w_j||^2 = exp(-margin)."""
@@ -110,6 +114,7 @@ F3 = part2_claim(
 )
 
 
+@measures("min over sample pairs t2 <= t_a < t_b of ln(restarted bound) - ln L(t_b) (natural-log units)")
 def loss_rate_margin(run) -> Margin:
     """EA-F4 (Thm 1 part 2): for sample pairs t2 <= t_a < t_b, L(t_b) <= L(t_a)/(L(t_a) alpha (t_b - t_a) + 1),
     the bound restarted at every t_a >= t2 (equivalent to d/dt(1/L) >= alpha on [t2, inf)), in log space."""
@@ -195,6 +200,7 @@ P12 = paper_claim(
 )
 
 
+@measures("bound (39) minus the upper sample bracket of the empirical t2+- (time units)")
 def t2_bound_margin(run) -> Margin:
     """EA-F6 (39): the empirical t2+- (bracketed by samples) <= the bound with the theoretical t1."""
     t, R, U, s, F, vp, vm, t1e, br = _t2_data(run)
@@ -243,6 +249,7 @@ def _h_p11(sc, a):
     return 1.5 * (-sc.init.log_eps) / a.X_min + (a.t1 or 0.0)
 
 
+@measures("t1 + C ln(1/eps)/n minus the upper sample bracket of the empirical t2 (time units)")
 def t2_over_n_margin(run) -> Margin:
     """P11 (planted): t2 <= t1 + C ln(1/eps)/n with the n-independent C = 16/(sqrt(mu) X_min)
     (the leading coefficient (39) gives for balanced classes n+ = n- = n/2)."""
@@ -298,6 +305,7 @@ F6_IMBALANCED = paper_claim(
 )
 
 
+@measures("worst of cos(x+-, x~_a) - 1/3, ||x~_a||/||x+-|| - 1/2, cos(x+-, w_j) - 1/4 and bound - t_a (time)")
 def refined_alignment_margin(run) -> Margin:
     """EA-F5 (App. D.2 [R18]) for each group V~+ (x+, I+, n+, t2+) and V~- (x-, I-, n-, t2-), at the
     samples of [t1_emp, t2+-) (t2 bracketed by samples, R16; V~ from t1_emp on):

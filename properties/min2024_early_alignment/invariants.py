@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.scenarios import SEEDS, datasets, scenario
@@ -34,6 +34,7 @@ def _balancedness(run) -> np.ndarray:
     return v2 - w2, np.maximum(v2, w2)
 
 
+@measures("-max over t, j of |c_j(t) - c_j(0)| / max(v_j^2, ||w_j||^2), c_j = v_j^2 - ||w_j||^2 (relative drift)")
 def balancedness_conserved(run) -> Margin:
     """EA-A1: max_t max_j |c_j(t) - c_j(0)| / scale <= tolerance (exactly 0 under GF)."""
     c, scale = _balancedness(run)
@@ -70,11 +71,15 @@ A1_UNBALANCED = paper_claim(
 )
 
 
+@measures("-max over t, j of |v_j^2 - ||w_j||^2| / max(v_j^2, ||w_j||^2) (relative, dimensionless; 0 holds)")
 def balanced_stays_zero(run) -> Margin:
     """P2 negative control: c_j(t) = 0 (fails for unbalanced init, where c_j is conserved but != 0)."""
     c, scale = _balancedness(run)
-    worst = float(np.max(np.abs(c) / np.maximum(scale, 1e-300)))
-    return Margin(-worst, BALANCE_TOL, f"max relative |v^2 - ||w||^2| = {worst:.3g}")
+    rel = np.abs(c) / np.maximum(scale, 1e-300)
+    worst = float(np.max(rel))
+    k, j = np.unravel_index(int(np.argmax(rel)), rel.shape)
+    return Margin(-worst, BALANCE_TOL, f"max relative |v^2 - ||w||^2| = {worst:.3g}",
+                  site={"t": float(run.times[k]), "j": int(j)})
 
 
 P2_BALANCED = paper_claim(
@@ -105,6 +110,7 @@ P5_A1 = paper_claim(
 )
 
 
+@measures("min over t, j of s_j v_j(t) / |v_j(0)| (dimensionless; > 0 holds)")
 def signs_preserved(run) -> Margin:
     """EA-A2: min_t s_j v_j(t) / |v_j(0)| > 0."""
     s = np.sign(run.v0)
@@ -136,6 +142,7 @@ def eq46_margin(strict_everywhere: bool = False):
     (P5), every neuron counts as live.
     """
 
+    @measures("min over i, live j of q_ij / Q_ij in [-1, 1], q_ij = y_i s_j <x_i, F_wj>, Q_ij its scale (> 0 holds)")
     def check(state: State) -> Margin:
         state = as_state(state)
         fo = state.field
@@ -162,7 +169,8 @@ def eq46_margin(strict_everywhere: bool = False):
                 if np.any(signs_exact <= 0):
                     i = int(np.flatnonzero(signs_exact <= 0)[0])
                     return Margin(min(float(ratio[i, jj]), STRICT_TINY), 0.0 if ratio[i, jj] > -err else err,
-                                  f"exact sign of q_{i}{j} is {int(signs_exact[i])} (neuron active on some point); {note}")
+                                  f"exact sign of q_{i}{j} is {int(signs_exact[i])} (neuron active on some point); {note}",
+                                  site={"i": i, "j": int(j)})
             value = max(value, 0.0)
         return Margin(value, err, note)
 
@@ -256,6 +264,7 @@ def surface_states(draw: st.DrawFn) -> tuple[State, float]:
     return State(ds, W, v, loss, 0.0, None, None, {**dparams, "h": width, "state_seed": seed, "a": a, "loss": loss}), a
 
 
+@measures("min over i, j of q_ij / Q_ij in [-1, 1], q_ij = y_i s_j <x_i, F_wj> (weak: >= 0 holds)")
 def eq46_surface_slope(case: tuple[State, float]) -> Margin:
     """P4 control: with sigma'(0) = a > 0 on the surface (S_ij = a where <x_i, w_j> = 0 exactly, ReLU
     elsewhere), eq. (46) still holds weakly: y_i sign(v_j) <x_i, F_{w_j}> >= 0 for all i, j.
@@ -285,6 +294,7 @@ P4_A3 = paper_claim(
 )
 
 
+@measures("-max_j |d/dt (v_j^2 - ||w_j||^2)| / (2|v_j v_j'| + 2||w_j|| ||w_j'||) (relative, dimensionless)")
 def balancedness_rate_surface_slope(case: tuple[State, float]) -> Margin:
     """P4 control: with sigma'(0) = a > 0 on the surface, d/dt (v_j^2 - ||w_j||^2) = 2 v_j v_j' - 2 <w_j, w_j'> = 0
     (sigma(0) = 0 = 0 * a keeps the homogeneity identity sigma(z) = z sigma'(z)).

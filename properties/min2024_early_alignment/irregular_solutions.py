@@ -10,7 +10,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Claim, Margin
+from verify.claims.model import Claim, Margin, measures
 from verify.verdicts import Verdict
 
 from properties.min2024_early_alignment._shared import paper_claim
@@ -72,6 +72,7 @@ def e4_residual(t0: float, taus=(0.25, 0.5, 1.0)) -> tuple[float, float, float]:
     return worst, qerr, float(W[0, 0] / np.linalg.norm(W[0]))
 
 
+@measures("min(1e-10 - max residual of (45), 1e-10 - max |F(theta(0))|) (absolute, state units)")
 def e4_caratheodory_margin(t0: float) -> Margin:
     """EA-H4 (irregular branch): E.4's solution 2 satisfies (45) to 1e-10 (and F(theta(0)) = 0, so solution 1,
     the stationary one, does too)."""
@@ -98,6 +99,7 @@ H4_IRREGULAR = paper_claim(
 )
 
 
+@measures("-cos(x, w(t0 + 1)) of the irregular solution 2 (cosine; < 0: it left S_dead)")
 def e4_stays_dead_margin(t0: float) -> Margin:
     """P13 (planted, outside the theorem's scope): "every Caratheodory solution from E.4's theta(0) stays in S_dead".
     Witness: solution 2 (valid per (45) to 1e-10, else vacuous) has <x, w(t0 + 1)> > 0. Theorem 1 is stated for
@@ -123,6 +125,7 @@ P13 = paper_claim(
 )
 
 
+@measures("no margin: documented only, not checked (verdict UNKNOWN)")
 def _not_encoded(claim: Claim):
     from verify.claims.direct import DirectOutcome
 

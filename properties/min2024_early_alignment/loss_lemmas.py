@@ -10,7 +10,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.model.losses import get_loss
 from verify.scenarios import scenario
 from verify.strategies import State, as_state, states
@@ -23,6 +23,7 @@ def lemma2_margin(loss_name: str):
     """EA-B1 (Lemma 2, R1): 2|yhat| - |g(y, yhat) - y| >= 0 for y in {-1, +1}, |yhat| <= 1."""
     loss = get_loss(loss_name)
 
+    @measures("2|yhat| - |g(y, yhat) - y| (absolute, in output units)")
     def check(point: tuple[float, float]) -> Margin:
         y, yhat = point
         lhs = abs(float(loss.g_minus_y(y, yhat)))
@@ -65,6 +66,7 @@ P8_LEMMA2 = paper_claim(
 )
 
 
+@measures("min(y g - 1/2, 3/2 - y g): distance of y g inside [1/2, 3/2] (absolute, dimensionless)")
 def eq40_margin(point: tuple[str, float, float]) -> Margin:
     """EA-B2 (eq. (40)): |yhat| <= 1/4 implies 1/2 <= y g(y, yhat) <= 3/2 (g = -l'); margin min(yg - 1/2, 3/2 - yg), error 4u;
     slack max(yg / (3/2), (1/2) / yg) (None where yg <= 0: no finite ratio, the margin reports it)."""
@@ -99,6 +101,7 @@ P8_B2 = paper_claim(
 )
 
 
+@measures("min over samples of (||F||^2 - ||v||^2 L^2 gamma^2 / 4) / ||F||^2 (relative to ||F||^2)")
 def lemma15_margin(run) -> Margin:
     """EA-B3 (Lemma 15, (31)): along GF of a linear two-layer network (alpha = 1), at every sample with
     y_i f(x_i) > 0 for all i: -L_dot = ||F||^2 >= (1/4) ||v||^2 L^2 gamma^2.
@@ -153,6 +156,7 @@ B3 = paper_claim(
 )
 
 
+@measures("(X_max L ||theta|| - ||grad L||) / (X_max L ||theta||), relative to the bound (dimensionless)")
 def e5_growth_margin(state: State) -> Margin:
     """EA-B4 (App. E.5, (50)): ||grad L(theta)||_F <= X_max L(theta) ||theta||_F at any theta = (W, v).
 

@@ -11,7 +11,7 @@ from scipy.special import logsumexp
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import scenario
 
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, _groups, _t2_data, _worst, paper_claim
@@ -19,6 +19,7 @@ from properties.min2024_early_alignment.preconditions import _h_part2, _part2
 from properties.min2024_early_alignment.theorem_scale import THEOREM_P2, THEOREM_P2_WIDE, part2_claim
 
 
+@measures("-max relative Frobenius drift of W_g^T W_g - v_g v_g^T per group after its last pattern change")
 def invariance_margin(run) -> Margin:
     """EA-G1 ([DER] form): for each group V~+- (neurons ending in S+ / S-), W^T W - v v^T restricted to the
     group is constant from the group's last pattern change on. Relative Frobenius drift."""
@@ -73,6 +74,7 @@ def _stable_rank_margins(run, R, U) -> np.ndarray:
     return np.array(out)
 
 
+@measures("min over t >= t1_emp of ln(2||W||_2^2 + 4 sqrt(h) eps W_max^2) - ln ||W||_F^2 (natural-log units)")
 def stable_rank_margin(run) -> Margin:
     """EA-G3: ||W||_F^2 <= 2||W||_2^2 + 4 sqrt(h) eps W_max^2 at samples t >= t1_emp (t1_emp <= T), log space;
     slack ||W||_F^2 / bound (>= 1/2 for every W: rank one gives 1/2)."""
@@ -102,6 +104,7 @@ def _h_long(sc, a):
     return None if base is None else 100.0 * base
 
 
+@measures("min(growth of ln ||W||_2 from t2 to the end, final stable-rank ln-margin) (natural-log units)")
 def asymptotic_rank_margin(run) -> Margin:
     """EA-G4: on a long horizon ||W||_2 grows past its value at t2, and the stable rank at the last
     sample is <= 2 + 4 sqrt(h) eps W_max^2/||W||_2^2."""
@@ -154,6 +157,7 @@ def _ln_tail_error(ln_tail: float, ln_frob: float, m: int, err: float) -> float:
     return float(np.logaddexp(quad, math.log(2.0) + ln_delta + 0.5 * (math.log(m) + ln_tail)))
 
 
+@measures("1 - max over t >= t_ref of LHS / RHS of the sharp low-rank bound (relative to the bound)")
 def sharp_low_rank_margin(run) -> Margin:
     """EA-G2 (sharp form, DER from (41)-(43)'s proof): for samples t >= t_ref (the first sample after t1_emp,
     all neurons trapped) ||W||_F^2 - ||W+||_2^2 - ||W-||_2^2 <= 2 sum_{V~+-} ||w_j(t_ref)||^2 + sum_{dead} ||w_j||^2.
@@ -211,6 +215,7 @@ G2 = paper_claim(
 )
 
 
+@measures("min over t >= t1_emp of ln(bound) - ln(LHS + float error) of (41)-(43) (natural-log units)")
 def paper_low_rank_margin(run) -> Margin:
     """EA-G2 as printed, (41)-(43), for samples t >= t1_emp (t1_emp <= T: Lemma 3 at t1), in log space:
     ||W+||_F^2 - ||W+||_2^2 <= (4 eps W_max^2/sqrt(h)) |V~+| (41), the same for W- (42), and

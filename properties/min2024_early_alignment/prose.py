@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.data.dataset import Dataset
@@ -39,13 +39,14 @@ def toy4_family(draw) -> Scenario:
     return _scenario(ds, base.W0, np.sign(base.v0), value, init_seed=seed, eps_mode="required")
 
 
+@measures("min over neurons started in the opposite cone of max(own-cone, S_dead margin) of u_j(t1) (cosine)")
 def escapes_s_minus_margin(run) -> Margin:
     """EA-I1 (Fig. 2): a V+ neuron that starts in S- is repelled by x-, leaves S-, and at t1 is in S+ or
     S_dead (symmetrically V- from S+). Margin: min over such neurons of max(S+ margin, S_dead margin)
     at t1; vacuous if no neuron starts in the opposite cone."""
     _, U0, s = tm.initial_polar(run)
     t, R, U, _ = tm.polar_samples(run)
-    worst, note, seen = math.inf, "", 0
+    worst, note, seen, site = math.inf, "", 0, None
     for j in range(U.shape[1]):
         opposite = "S-" if s[j] > 0 else "S+"
         if tm.region_of(run.X, run.y, U0[j]) != opposite:
@@ -55,9 +56,10 @@ def escapes_s_minus_margin(run) -> Margin:
         value = max(m["S+" if s[j] > 0 else "S-"], m["S_dead"])
         if value < worst:
             worst, note = value, f"neuron {j} (s = {int(s[j]):+d}) started in {opposite}; margin at t1 {value:.3g}"
+            site = {"t": float(t[-1]), "j": j}
     if not seen:
         return Margin(0.0, 0.0, "no neuron starts in the opposite cone", vacuous=True)
-    return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note)
+    return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note, site=site)
 
 
 I1 = paper_claim(
@@ -74,16 +76,18 @@ I1 = paper_claim(
 )
 
 
+@measures("min over neurons of the own-cone margin min_i +-<x_i, u_j(t1)> / ||x_i|| (cosine)")
 def s_dead_trivial_margin(run) -> Margin:
     """EA-I2: with S_dead = {0}, every neuron ends in its own cone (V+ in S+, V- in S-) at t1:
     margin min_j (own-cone margin of u_j(t1)) on normalised pre-activations (error: state error)."""
     t, R, U, s = tm.polar_samples(run)
-    worst, note = math.inf, ""
+    worst, note, site = math.inf, "", None
     for j in range(U.shape[1]):
         m = tm.region_margins(run.X, run.y, U[-1, j])["S+" if s[j] > 0 else "S-"]
         if m < worst:
             worst, note = m, f"t = {t[-1]:.6g}: neuron {j} (s = {int(s[j]):+d}) own-cone margin {m:.3g}"
-    return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note)
+            site = {"t": float(t[-1]), "j": j}
+    return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note, site=site)
 
 
 I2 = paper_claim(

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.model.init import balanced_init
 from verify.scenarios import SEEDS, Scenario, datasets, scenario
 from verify.strategies import State, as_state, states, theorem_scale_states
@@ -42,6 +42,7 @@ def lemma3_horizon(scenario: Scenario, report) -> float | None:
     return report.T_eps if report.T_eps is not None and report.T_eps > 0.0 else None
 
 
+@measures("min over t <= T(eps) of ln(bound) - ln(measured), for max_j ||w_j||^2 and max_i |f(x_i)| (natural-log units)")
 def lemma3_margin(run) -> Margin:
     """EA-C1 (Lemma 3, (10)) in log space, at every sample t <= T(eps):
     2 max_j r_j(t) <= ln(2 eps W_max^2/sqrt(h)) and max_i ln|f(x_i)| <= ln(2 eps sqrt(h) X_max W_max^2).
@@ -98,6 +99,7 @@ def lemma4_margin(xa_alpha: float | None = None):
     (16 n u sum_i (|g_i| + 1) ||x_i||) over B. Vacuous if max|f| > 1 or f = 0 with LHS = 0.
     """
 
+    @measures("(B - max_j ||u_j' - s_j P x_a||) / B, B = 2 n X_max max|f|: relative to the bound (dimensionless)")
     def check(state: State) -> Margin:
         state = as_state(state)
         fo = state.field
@@ -165,6 +167,7 @@ P5_C2 = paper_claim(
 )
 
 
+@measures("(B1 - max over t <= T(eps), j of ||u_j' - s_j P x_a||) / B1: relative to the bound (dimensionless)")
 def lemma1_margin(run) -> Margin:
     """EA-C3 (Lemma 1, (9)) along the trajectory, at every sample t <= T(eps):
     || d/dt u_j - s_j P_{u_j} x_a(u_j) || <= B1 = 4 eps n sqrt(h) X_max^2 W_max^2.
@@ -182,13 +185,15 @@ def lemma1_margin(run) -> Margin:
     U, r = pat.directions(run), pat.log_norms(run)
     s = pat.signs(run)
     dstate = pat.state_error(run)
-    worst, worst_err, at = -np.inf, 0.0, 0.0
+    worst, worst_err, at, j = -np.inf, 0.0, 0.0, 0
     for k in np.flatnonzero(t <= a.T_eps * (1.0 + 1e-12)):
-        lhs = float(np.max(pat.direction_field_error(fo, r[k], U[k], s)))
+        per_neuron = pat.direction_field_error(fo, r[k], U[k], s)
+        lhs = float(np.max(per_neuron))
         if lhs > worst:
-            worst, at = lhs, float(t[k])
+            worst, at, j = lhs, float(t[k]), int(np.argmax(per_neuron))
             worst_err = pat.direction_field_rounding(fo, r[k], U[k], s) + 4.0 * dstate * lhs
-    return Margin((b1 - worst) / b1, worst_err / b1, f"max LHS {worst:.4g} at t = {at:.4g} vs B1 = {b1:.4g}", ratio=worst / b1)
+    return Margin((b1 - worst) / b1, worst_err / b1, f"max LHS {worst:.4g} at t = {at:.4g} vs B1 = {b1:.4g}", ratio=worst / b1,
+                  site={"t": at, "j": j})
 
 
 C3 = paper_claim(
@@ -226,6 +231,7 @@ MP_DIGITS = 30
 LOG_MARGIN_ERROR = 1e-12  # log-domain rounding of a 30-digit evaluation, with a float64 state
 
 
+@measures("ln(2 n X_max max|f|) - max_j ln ||u_j' - s_j P x_a|| (natural-log units, mpmath)")
 def lemma4_theorem_scale(state: State) -> Margin:
     """EA-C2 at theorem scale: max_j log LHS_j <= log(2 n X_max max_i |f(x_i)|), both in mpmath."""
     from properties.min2024_early_alignment.lemma34_terms import small_init_terms
@@ -265,6 +271,7 @@ P8_C2_THEOREM = paper_claim(
 )
 
 
+@measures("ln B1 - max over t <= T(eps), j of ln ||u_j' - s_j P x_a|| (natural-log units, mpmath)")
 def lemma1_theorem_scale(run) -> Margin:
     """EA-C3 at theorem scale: at every sample t <= T(eps), log max_j LHS_j <= log B1,
     B1 = 4 eps n sqrt(h) X_max^2 W_max^2; LHS from the sampled polar state, evaluated in mpmath.
@@ -288,7 +295,7 @@ def lemma1_theorem_scale(run) -> Margin:
         return Margin(0.0, 0.0, "no neuron active at any sample", vacuous=True)
     error = LOG_MARGIN_ERROR * abs(log_b1) + 4.0 * pat.state_error(run)
     return Margin(log_b1 - worst, error, f"max log LHS {worst:.6g} at t = {at:.4g} vs log B1 = {log_b1:.6g}",
-                  ratio=math.exp(min(worst - log_b1, 700.0)))
+                  ratio=math.exp(min(worst - log_b1, 700.0)), site={"t": at})
 
 
 @st.composite
@@ -323,6 +330,7 @@ C3_THEOREM = paper_claim(
 )
 
 
+@measures("min(T(eps) - t1_emp, t_onset - T(eps)), t_onset's lower sample bracket (time units)")
 def time_scales_margin(run) -> Margin:
     """EA-C4 (Sec. 2.2/3.1): at eps = eps_required, t1_emp <= T(eps) <= t_onset, where
     t_onset = inf{t : max_i |f(x_i)| > 1/4} ends the small-output phase (read in log space).

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from verify.audit import audit as audit_data
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data import generators as gen
 from properties.min2024_early_alignment import datasets as d004
 from verify.model.init import Initialization, balanced_init
@@ -32,6 +32,7 @@ def part1_at(time_of):
     S+ or S_dead, and in S+ if it initially activated a positive point; likewise V- with S-.
     Margin: min over neurons of the signed region margin (normalised pre-activations)."""
 
+    @measures("min over neurons of the allowed-region margin min_i +-<x_i, u_j> / ||x_i|| at the check time (cosine)")
     def check(run) -> Margin:
         t_check = time_of(run)
         t, R, U, s = tm.polar_samples(run)
@@ -40,14 +41,14 @@ def part1_at(time_of):
             raise ValueError(f"part-1 check at t = {t_check} but the horizon is {t[k]}")
         _, U0, _ = tm.initial_polar(run)
         own = tm.initially_active_own(run.X, run.y, U0, s)
-        worst, note = math.inf, ""
+        worst, note, site = math.inf, "", None
         for j in range(U.shape[1]):
             m = tm.allowed_margin(run.X, run.y, U[k, j], s[j], bool(own[j]))
             if m < worst:
-                worst = m
+                worst, site = m, {"t": float(t[k]), "j": j}
                 note = (f"t = {t[k]:.6g}: neuron {j} (s = {int(s[j]):+d}, initially active on own class: {bool(own[j])}) "
                         f"is in {tm.region_of(run.X, run.y, U[k, j])}, margin {m:.6g}")
-        return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note)
+        return Margin(worst, pat.state_error(run) + tm.SURFACE_RTOL, note, site=site)
 
     return check
 
@@ -71,6 +72,7 @@ E6 = paper_claim(
 )
 
 
+@measures("t1 - t1_emp, the bound minus the empirical alignment time (time units)")
 def t1_emp_margin(run) -> Margin:
     """EA-E6: t1_emp <= t1, t1_emp = inf{t : every neuron in its trapping set for all later t <= horizon}."""
     t1 = float(run.audit.t1)
@@ -120,6 +122,7 @@ E6_TOY4 = paper_claim(
 )
 
 
+@measures("min over V+, V- of the Monte Carlo frequency minus 1 - 2^-m (probability units; error 5 sd)")
 def random_init_margin(run) -> Margin:
     """EA-E7: with m+ V+ neurons of i.i.d. N(0, I/d) directions (a symmetric law), the frequency of
     "some V+ neuron activates a positive point at init" is >= 1 - 2^{-m+} (Monte Carlo, N = 4000 draws
@@ -317,11 +320,13 @@ def p9_scenario() -> Scenario:
 def with_dead_time(check):
     """Append the observed S_dead entry times (events of kind "dead") to the check's note (P9: t* = 0.604 in the limit)."""
 
+    @measures(check.margin_unit)
     def wrapped(run) -> Margin:
         m = check(run)
         dead = sorted((e.j, e.t) for e in run.events if e.kind == "dead")
         extra = "; dead at " + ", ".join(f"j={j}: t={t:.6g}" for j, t in dead) if dead else "; no neuron died"
-        return Margin(m.value, m.error, m.note + extra + f" (limit t* = ln tan((pi-1)/2) = {tm.p9_dead_time():.6g})", m.vacuous)
+        return Margin(m.value, m.error, m.note + extra + f" (limit t* = ln tan((pi-1)/2) = {tm.p9_dead_time():.6g})", m.vacuous,
+                      site=m.site)
 
     return wrapped
 

@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.optimize import nnls
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.model.init import Initialization
 from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
@@ -47,6 +47,7 @@ def normalised_products(run: Any, smp: M.Samples) -> np.ndarray:
     return np.einsum("kjd,id->kji", smp.W, run.X) / scale
 
 
+@measures("min over samples, j, k of the increment of s_j y_k w_j^T x_k / (N_j ||x_k||) (dimensionless)")
 def monotone_increments(run: Any) -> Margin:
     """PL-X1: min over consecutive samples and pairs of (q_jk(t_{m+1}) - q_jk(t_m)) / (N_j(t_{m+1}) ||x_k||) >= 0;
     error twice the state tolerance (one per endpoint)."""
@@ -55,21 +56,24 @@ def monotone_increments(run: Any) -> Margin:
     inc = (q[1:] - q[:-1]) / (neuron_sizes(smp)[1:, :, None] * np.linalg.norm(run.X, axis=1)[None, None, :])
     m, j, i = np.unravel_index(int(np.argmin(inc)), inc.shape)
     return Margin(float(inc[m, j, i]), 2.0 * M.state_tolerance(run), f"min increment of s_j y_k w_j^T x_k / (N_j ||x_k||): "
-                  f"{inc[m, j, i]:.3g} (neuron {j}, example {i}, t = {smp.t[m]:.4g} -> {smp.t[m + 1]:.4g})")
+                  f"{inc[m, j, i]:.3g} (neuron {j}, example {i}, t = {smp.t[m]:.4g} -> {smp.t[m + 1]:.4g})",
+                  site={"t": float(smp.t[m + 1]), "j": int(j), "i": int(i)})
 
 
 def _worst_nnls(run: Any, smp: M.Samples, pairs: Any, what: str) -> Margin:
     """-max over (j, k, step, columns) in ``pairs`` of the NNLS residual of step on s_j [y_i x_i]_columns / N_j(t_k)."""
     A = (run.y[:, None] * run.X).T
     size = neuron_sizes(smp)
-    worst_res, where = 0.0, "no displacement"
+    worst_res, where, site = 0.0, "no displacement", None
     for j, k, step, cols, label in pairs:
         res = (nnls(smp.s[j] * A[:, cols], step)[1] if cols.any() else float(np.linalg.norm(step))) / size[k, j]
         if res > worst_res:
-            worst_res, where = res, f"neuron {j}, {label}"
-    return Margin(-worst_res, M.state_tolerance(run) + NNLS_RTOL, f"max NNLS residual of {what} / N_j: {worst_res:.3g} ({where})")
+            worst_res, where, site = res, f"neuron {j}, {label}", {"t": float(smp.t[k]), "j": int(j)}
+    return Margin(-worst_res, M.state_tolerance(run) + NNLS_RTOL, f"max NNLS residual of {what} / N_j: {worst_res:.3g} ({where})",
+                  site=site)
 
 
+@measures("-max NNLS residual of w_j(t) - w_j(0) on s_j cone{y_i x_i}, over N_j (relative to neuron size)")
 def cone_residual(run: Any) -> Margin:
     """PL-X1 (any data): w_j(t) - w_j(0) in s_j cone{y_i x_i} while sign(a_j) = s_j; error tol + NNLS_RTOL."""
     smp = M.samples(run)
@@ -93,6 +97,7 @@ def active_cone_residual(run: Any) -> Margin:
     return _worst_nnls(run, smp, pairs, "w_j(t_m+1) - w_j(t_m) on s_j cone{y_i x_i : i active}")
 
 
+@measures("worst of the monotone increment and the two cone NNLS residuals, each over N_j (dimensionless)")
 def cone_property(run: Any) -> Margin:
     """PL-X1: monotone increments, cone membership of w_j(t) - w_j(0), and of each step on its active examples."""
     return worst([monotone_increments(run), cone_residual(run), active_cone_residual(run)])
@@ -110,6 +115,7 @@ X1 = log_claim(
 )
 
 
+@measures("min over pairs of max(-earlier max, current) of s_j y_k w_j^T x_k / (N_j ||x_k||) (< 0: a reversal)")
 def sign_reversals(run: Any, same_class_only: bool = False) -> Margin:
     """No sign change against the monotone direction: with r = s_j y_k z_jk, min_k max(-max_{m<k} r_m, r_k) >= 0 (it is
     < 0 iff some r_m > 0 is followed by an r_k < 0); ``same_class_only``: pairs with s_j = y_k. Error: state tolerance."""
@@ -124,7 +130,8 @@ def sign_reversals(run: Any, same_class_only: bool = False) -> Margin:
     value = np.maximum(-prior, r[1:])
     m, j, i = np.unravel_index(int(np.argmin(value)), value.shape)
     return Margin(float(value[m, j, i]), M.state_tolerance(run), f"pair (neuron {j}, example {i}): s_j y_k w^T x_k / "
-                  f"(N ||x||) was {prior[m, j, i]:.3g} before t = {smp.t[m + 1]:.4g}, then {r[m + 1, j, i]:.3g}")
+                  f"(N ||x||) was {prior[m, j, i]:.3g} before t = {smp.t[m + 1]:.4g}, then {r[m + 1, j, i]:.3g}",
+                  site={"t": float(smp.t[m + 1]), "j": int(j), "i": int(i)})
 
 
 X2 = os_claim(
@@ -139,6 +146,7 @@ X2 = os_claim(
 LOGGED_SIDE = {"activate": 1, "deactivate": -1, "sliding": 0}  # sliding_exit: its direction; grazing, dead: no change
 
 
+@measures("-1 per wrong or second logged crossing (exact), else min +-w^T x / (N ||x||) against the log")
 def event_log_agreement(run: Any, os_data: bool = True) -> Margin:
     """The log replayed against the states: after the events up to t_k a pair logged active needs z > 0, inactive
     z <= 0, sliding z = 0 (margins z, -z, -|z|, error the state tolerance; pairs on the surface at t = 0 start inactive,
@@ -160,11 +168,13 @@ def event_log_agreement(run: Any, os_data: bool = True) -> Margin:
                 wrong = smp.s[ev.j] * run.y[ev.i] * ev.direction < 0
                 if wrong or crossings[ev.j, ev.i] > 1:
                     parts.append(Margin(-1.0, 0.0, f"logged {ev.kind} of (neuron {ev.j}, example {ev.i}) at t = {ev.t:.6g}: "
-                                                   f"{'against the monotone direction' if wrong else 'a second crossing'}"))
+                                                   f"{'against the monotone direction' if wrong else 'a second crossing'}",
+                                        site={"t": float(ev.t), "j": int(ev.j), "i": int(ev.i)}))
         value = np.where(side > 0, z[k], np.where(side < 0, -z[k], -np.abs(z[k])))
         j, i = np.unravel_index(int(np.argmin(value)), value.shape)
         parts.append(Margin(float(value[j, i]), M.state_tolerance(run), f"t = {smp.t[k]:.4g}: (neuron {j}, example {i}) "
-                            f"logged {['inactive', 'sliding', 'active'][side[j, i] + 1]}, state w^T x / (N ||x||) = {z[k, j, i]:.3g}"))
+                            f"logged {['inactive', 'sliding', 'active'][side[j, i] + 1]}, state w^T x / (N ||x||) = {z[k, j, i]:.3g}",
+                            site={"t": float(smp.t[k]), "j": int(j), "i": int(i)}))
     return worst(parts)
 
 
@@ -178,6 +188,7 @@ X2_LOG = os_claim(
 )
 
 
+@measures("min over own-class pairs of max(-earlier max, current) of s_j y_k w_j^T x_k / (N_j ||x_k||)")
 def positive_activations_kept(run: Any) -> Margin:
     """Lemma B.1: once a_j > 0 and w_j^T x_k > 0 for a positive k (a_j < 0, negative k), it stays > 0."""
     return sign_reversals(run, same_class_only=True)
@@ -193,6 +204,7 @@ LB1 = os_claim(
 )
 
 
+@measures("min after entry of sigma_k w_j^T x_k / (N_j ||x_k||) (-|.| on zero entries); -1 if it slides off")
 def extremal_sector_kept(run: Any) -> Margin:
     """Lemma 3: after the first sample where neuron j is in its extremal sector sigma (a_j > 0 and sigma+, a_j < 0 and
     sigma-; sigma+- = sign(X m+-), measures.groups), every later sample has sigma_k z_jk > 0 where sigma_k != 0 and
@@ -210,7 +222,8 @@ def extremal_sector_kept(run: Any) -> Margin:
         value = np.where(sigma[None, :] != 0, sigma[None, :] * z, -np.abs(z))
         m, i = np.unravel_index(int(np.argmin(value)), value.shape)
         where = f"neuron {j} entered sigma{'+' if smp.a[k0, j] > 0 else '-'} = {sigma.tolist()} at t = {smp.t[k0]:.4g}"
-        parts.append(Margin(float(value[m, i]), tol, f"{where}; at t = {smp.t[k0 + m]:.4g} example {i}: w^T x / (N ||x||) = {z[m, i]:.3g}"))
+        parts.append(Margin(float(value[m, i]), tol, f"{where}; at t = {smp.t[k0 + m]:.4g} example {i}: w^T x / (N ||x||) = {z[m, i]:.3g}",
+                            site={"t": float(smp.t[k0 + m]), "j": j, "i": int(i)}))
         parts += _boundary_slides(run, smp.t[k0:], z, sigma, j, tol, where)
     return worst(parts, "no neuron entered its extremal sector within the horizon")
 
@@ -227,7 +240,8 @@ def _boundary_slides(run: Any, t: np.ndarray, z: np.ndarray, sigma: np.ndarray, 
         inside = (t > e.t) & (t < leave)
         if inside.any() and np.all(np.abs(z[inside, e.i]) <= tol):
             out.append(Margin(-1.0, 0.0, f"{where}; from t = {e.t:.6g} (example {e.i}, sigma = {sigma[e.i]}) it slides on "
-                                         f"w^T x = 0 ({int(inside.sum())} samples with |w^T x| / (N ||x||) <= {tol:.2g})"))
+                                         f"w^T x = 0 ({int(inside.sum())} samples with |w^T x| / (N ||x||) <= {tol:.2g})",
+                              site={"t": float(e.t), "j": int(j), "i": int(e.i)}))
     return out
 
 
@@ -241,6 +255,7 @@ L3 = os_claim(
 )
 
 
+@measures("min over consecutive samples of log l(t_m) - log l(t_m+1) (natural-log units)")
 def loss_decreasing(run: Any) -> Margin:
     """PL-X7: min_m (log l(t_m) - log l(t_{m+1})) >= 0; error the first-order state error
     tol sum_i |l_i'| ||x_i|| sum_j N_j^2 / l at both ends, plus 16 n u."""
@@ -408,6 +423,7 @@ PC2_LOG = paper_claim(
     source="sheet 5.6 PC2 / 5.2 (control: the event log, sliding included, agrees with the states without OS)",
     statement="On PC2 (not OS) the event log (crossings, sliding entries and exits) agrees with the sampled states",
     check=partial(event_log_agreement, os_data=False),
+    meta={"margin_unit": "min +-w^T x / (N ||x||) of the sampled states against the replayed event log (dimensionless)"},
     over=SC.fixed_data_scenarios(D.pc2),
     horizon=10.0, samples=DENSE,
     assumptions=("drops H-OS (cross-class acute pair)", "balanced init", "H-CE"),

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.simulate import simulate
 from verify.trajectory import Trajectory
@@ -68,7 +68,7 @@ def _distances(W: np.ndarray, a: np.ndarray, W2: np.ndarray, a2: np.ndarray) -> 
 def _joined(parts: list[Margin], empty: str = "nothing to check") -> Margin:
     """The worst part (measures closest to a violation) with every part's note."""
     m = worst(parts, empty)
-    return m if m.vacuous else Margin(m.value, m.error, "; ".join(p.note for p in parts))
+    return m if m.vacuous else Margin(m.value, m.error, "; ".join(p.note for p in parts), site=m.site)
 
 
 def _rerun(run: Any, smp: M.Samples, k: int, data: Dataset, J: np.ndarray, alpha: float) -> tuple[Trajectory, float]:
@@ -92,10 +92,12 @@ def _compare(run: Any, smp: M.Samples, k: int, blocks: list[Block], data_of: Cal
         m, jj = np.unravel_index(int(np.argmax(d)), d.shape)
         parts.append(Margin(-float(d[m, jj]), M.state_tolerance(run) + tol,
                             f"{what} {name} (neurons {J.tolist()}) from t = {smp.t[k]:.4g}: max "
-                            f"relative distance {d[m, jj]:.3g} (neuron {int(J[jj])}, t = {smp.t[k + 1 + m]:.4g})"))
+                            f"relative distance {d[m, jj]:.3g} (neuron {int(J[jj])}, t = {smp.t[k + 1 + m]:.4g})",
+                            site={"t": float(smp.t[k + 1 + m]), "j": int(J[jj])}))
     return _joined(parts, "J+ and J- both empty: nothing decouples")
 
 
+@measures("-max over t >= T^, i of |f(x_i) - sum over J_{y_i}| / sum_j |a_j w_j^T x_i| (relative mismatch)")
 def outputs_split(run: Any) -> Margin:
     """PL-P1, eq. (15): at every sample t >= T^, f(x_i) = sum_{j in J_{y_i}} a_j w_j^T x_i. Margin
     -max |f(x_i) - sum_{J_{y_i}}| / sum_j |a_j w_j^T x_i| (both sides from the same products), error 4 p u."""
@@ -110,7 +112,7 @@ def outputs_split(run: Any) -> Margin:
     m, i = np.unravel_index(int(np.argmax(rel)), rel.shape)
     return Margin(-float(rel[m, i]), 4.0 * grp.size * U_ROUND,
                   f"groups at T^ = {smp.t[k]:.4g}: {grp.tolist()}; max |f - sum over J_y| / scale = {rel[m, i]:.3g} "
-                  f"(example {int(i)}, t = {smp.t[k + m]:.4g})")
+                  f"(example {int(i)}, t = {smp.t[k + m]:.4g})", site={"t": float(smp.t[k + m]), "i": int(i)})
 
 
 P1 = paper_claim(
@@ -156,6 +158,7 @@ def _by_label(run: Any) -> Callable[[int], Dataset]:
     return lambda label: Dataset(run.X[run.y == label], run.y[run.y == label], name=f"{run.dataset.name}[y={label}]")
 
 
+@measures("-max over t > T^, j of ||(w_j, a_j) - linear-block rerun|| / neuron size (relative distance)")
 def linear_blocks(run: Any) -> Margin:
     """PL-P2, eq. (16): from T^ the J+ neurons follow the LINEAR net (identity activation) trained on the positive
     examples alone, J- the linear net on the negatives alone, and dead neurons stay put. Margin -max_{t, j} d_j(t);
@@ -188,6 +191,7 @@ P2 = paper_claim(
 )
 
 
+@measures("-max over t > 0, j of ||(w_j, a_j) - linear-block rerun from t = 0|| / neuron size (relative distance)")
 def linear_from_start(run: Any) -> Margin:
     """Eq. (16) read from t = 0 with the groups fixed by sign alone (J+- = {j : sign a_j(0) = +-1}): compared as in
     PL-P2. Fails where a neuron starts outside its extremal sector (it is not yet a linear unit)."""
@@ -234,6 +238,7 @@ def moved_other_class(mix: Callable[[np.ndarray, np.ndarray, np.random.Generator
     ``mix(own, other, rng)``; the neurons of sign s (J_s and the dead ones with sign s) must follow the run unchanged.
     Exact under OS: they never activate on the other class (PL-X1), whose examples then never enter their flow."""
 
+    @measures("-max over t > T^, j of ||(w_j, a_j) - rerun with the other class moved|| / neuron size (relative)")
     def check(run: Any) -> Margin:
         smp, k, _ = _groups_at_entry(run)
         rng = np.random.default_rng(int(run.scenario.params.get("init_seed", 0)))

@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.margins import max_margin
 from verify.strategies import GeometryCase, as_case
 from verify.verdicts import Verdict
@@ -24,6 +24,7 @@ from properties.phuong_lampert2021.audit import span_part
 static_claim = partial(paper_claim, horizon=None, tags=("pointwise", "static"))
 
 
+@measures("min_j (y_j w^T x_j - ||x_j||^2) / X_max^2, w = sum_i y_i x_i (relative to X_max^2)")
 def separator_margin(case: GeometryCase) -> Margin:
     """PL-D1 (b): w = sum_i y_i x_i has y_j w^T x_j >= ||x_j||^2 > 0 for every j; margin
     min_j (y_j w^T x_j - ||x_j||^2) / max_i ||x_i||^2, error 4 n d u; ratio max_j ||x_j||^2 / (y_j w^T x_j)."""
@@ -48,6 +49,7 @@ D1B = static_claim(
 )
 
 
+@measures("max over sign vectors s of min_i,k y_i s_k x_ik / X_max (relative to X_max)")
 def orthant_margin(case: GeometryCase) -> Margin:
     """PL-D1 (c), the prose intuition: some sign vector s has s (.) x_i >= 0 for every positive and <= 0 for every
     negative (the classes lie in opposite closed orthants of the standard basis). Margin max_s min_{i,k} y_i s_k x_ik
@@ -72,6 +74,7 @@ D1C = static_claim(
 )
 
 
+@measures("+1 holds / -1 violated (exact decisions on n+-, orthogonality and sigma+-)")
 def span_consequences(case: GeometryCase) -> Margin:
     """PL-A-SPAN (derived): if both support sets of w+- span R^d then n+, n- >= d, no example is orthogonal to the
     whole other class, sigma+ = y and sigma- = -y (exact signs). Vacuous where H-SPAN fails."""

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.claims.run import execute
 from verify.scenarios import Scenario
 from verify.verdicts import Verdict
@@ -91,6 +91,7 @@ def entry_time(run: Any) -> tuple[float, float] | None:
     return float(e.t), min(err, hi - lo)
 
 
+@measures("max over t of min_j cosine membership of w_j in dead or its sector (>= 0: T^ reached); -dead drift")
 def reached_within_horizon(run: Any) -> Margin:
     """Lemma 1 within the horizon: max_k min_j mem_j(t_k) >= 0 (some sample has every neuron dead or in its
     extremal sector), and (i) every neuron dead (dead_j >= -error) at the first such sample stays
@@ -115,7 +116,7 @@ def reached_within_horizon(run: Any) -> Margin:
         return Margin(float(low[best]), err, f"T^ not reached by t = {smp.t[-1]:.3g}: at every sample a neuron is outside "
                       f"sigma+ u sigma- u dead (best t = {smp.t[best]:.3g}, neuron {j}, membership {low[best]:.3g}); at the "
                       f"horizon {out.size}/{g.size} neurons outside ({share:.3g} of ||W||_F^2), loss {loss:.3g} vs n log 2 = "
-                      f"{len(y) * math.log(2.0):.4g}")
+                      f"{len(y) * math.log(2.0):.4g}", site={"t": float(smp.t[best]), "j": j})
     k0 = int(ok[0])
     dead = np.flatnonzero(dead_margins(X, smp.W[k0]) >= -err)
     parts = [Margin(float(low[best]), err, f"min_j membership {low[best]:.3g} at t = {smp.t[best]:.3g}")]
@@ -175,6 +176,7 @@ def at_scale(scenario: Scenario, lam: float) -> Scenario:
     return dataclasses.replace(scenario, init=init, params={**scenario.params, "lambda": lam})
 
 
+@measures("|T^(1e-3) - T^(1e-2)| - |T^(1e-4) - T^(1e-3)| (time units); Lemma 1's margin if T^(1e-4) is not reached")
 def scale_free(run: Any) -> Margin:
     """[DER] T^(lambda) -> T_0: the run is at lambda_1 = 1e-2; the same directions run at 1e-3 and 1e-4. The gaps
     |T^(1e-3) - T^(1e-2)| >= |T^(1e-4) - T^(1e-3)| (value their difference, error the sum of the T^ errors, ratio

@@ -13,7 +13,7 @@ from functools import partial
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.strategies import GeometryCase, as_case
 from verify.verdicts import Verdict
 
@@ -35,6 +35,7 @@ def _weights(case: GeometryCase, general: bool) -> list[Fraction]:
     return [Fraction(int(k), 8) for k in case.rng.integers(2, 17, size=n)]
 
 
+@measures("+1 holds / -1 violated (exact rational comparison of sigma+- with sign(X m+-))")
 def sector_identity(case: GeometryCase) -> Margin:
     """sigma+ of eq. (13) equals sign(X m+) and sigma- of eq. (14) equals sign(X m-), zero entries included
     (exact rational arithmetic on the stored floats)."""
@@ -48,6 +49,7 @@ def sector_identity(case: GeometryCase) -> Margin:
     return exact_margin(ok, f"sigma+ = {sp.tolist()}, sign(X m+) = {cp.tolist()}; sigma- = {sm.tolist()}, sign(X m-) = {cm.tolist()}")
 
 
+@measures("+1 holds / -1 violated (exact rational arc enumeration of G's strict extrema, d = 2)")
 def extremal_exact_2d(case: GeometryCase, general: bool = False) -> Margin:
     """d = 2, exact: the strict local maxima of G on the circle are exactly the ray of m+ and the strict
     local minima exactly the ray of m- (c_i-weighted centres), found by arc enumeration in rationals."""
@@ -68,6 +70,7 @@ def extremal_exact_2d(case: GeometryCase, general: bool = False) -> Margin:
     return worst(parts)
 
 
+@measures("+1 unique strict extremum at m^+-; else -(strictness of an extra one) or -(1 - cos to m^)")
 def extremal_enumerated(case: GeometryCase) -> Margin:
     """Any d: the strict local maxima (minima) of G among the Lemma A.1 candidates are exactly m^+ (m^-);
     an extra extremum gives the margin -(its strictness), a missing one -(1 - cos). Also eq. (13) = sign(X m+)."""
@@ -126,6 +129,7 @@ L2_LGEN = static_claim(
     check=partial(extremal_exact_2d, general=True),
     over=D.os_cases(d=(2, 2)),
     assumptions=("H-OS (by construction)", "d = 2", "c_i > 0 arbitrary (H-LGEN)"),
+    meta={"margin_unit": extremal_exact_2d.margin_unit},
 )
 
 SIGMA = static_claim(
@@ -165,6 +169,7 @@ PC12_L2 = static_claim(
 )
 
 
+@measures("min of -|G(m^+-) -+ ||m+-|||, ||m+-|| - sampled sup of +-G, over sum_i c_i ||x_i|| (relative)")
 def centre_values(case: GeometryCase) -> Margin:
     """PL-X3: G(m^+) = ||m+||, G(m^-) = -||m-||, and ||m-|| <= -G(w), G(w) <= ||m+|| on random unit w and on
     every normalised partial class sum; margin relative to sum_i c_i ||x_i||, error 16 n u."""
@@ -215,6 +220,7 @@ PC2_X3 = static_claim(
 )
 
 
+@measures("+1 holds / -1 violated (exact rational sign of the ascent derivative's numerator N)")
 def ascent_step(case: GeometryCase) -> Margin:
     """Lemma 2's proof step, exactly: for w in a sector sigma != sigma+ with a wrong-sign entry j, the direction
     v = y_j x_j strictly increases G(w/||w||): N = a ||w||^2 - G(w) (w . v) > 0, a = sum_i c_i y_i 1{(w + 0 v)^T x_i > 0}
@@ -237,8 +243,8 @@ def ascent_step(case: GeometryCase) -> Margin:
             a = sum((half * int(ds.y[i]) * q[i] for i in range(ds.n) if p[i] > 0 or (p[i] == 0 and q[i] > 0)), Fraction(0))
             N = a * dot(w, w) - G * dot(w, v)
             if N <= 0:
-                return exact_margin(False, f"w = {[float(t) for t in w]}, wrong-sign j = {j}: G(w) = {float(G):.6g}, "
-                                           f"derivative numerator {float(N):.6g} <= 0 (v = y_j x_j does not ascend)")
+                return Margin(-1.0, 0.0, f"w = {[float(t) for t in w]}, wrong-sign j = {j}: G(w) = {float(G):.6g}, "
+                                         f"derivative numerator {float(N):.6g} <= 0 (v = y_j x_j does not ascend)", site={"i": j})
     return exact_margin(True, "v = y_j x_j ascends at every candidate w with a wrong-sign entry")
 
 

@@ -13,7 +13,7 @@ from functools import partial
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS
 from verify.strategies import GeometryCase, as_case
@@ -47,6 +47,7 @@ def _dot(a: list[Fraction], b: list[Fraction]) -> Fraction:
     return sum((p * q for p, q in zip(a, b)), F(0))
 
 
+@measures("+1 holds / -1 violated (exact rational check of g(b) = G(b) b at every strict extremum, d = 2)")
 def first_order_2d(case: GeometryCase, project: bool = True) -> Margin:
     """Lemma A.1 in d = 2, exactly: at every strict local extremum b of G (exact arcs, :func:`sectors.extremal_2d`)
     ||b||^2 g(b) = G(b) b, i.e. g(b^) = G(b^) b^, with g of eq. (31) (P_b: projector onto span{x_k : b.x_k = 0}^perp;
@@ -73,6 +74,7 @@ def first_order_2d(case: GeometryCase, project: bool = True) -> Margin:
     return exact_margin(True, f"g(w) = G(w) w exactly at all {len(found)} strict local extrema")
 
 
+@measures("-||g(m^) - G(m^) m^|| / sum_i c_i ||x_i|| at m^+- (relative residual; 0 holds)")
 def first_order_centres(case: GeometryCase) -> Margin:
     """Lemma A.1 on OS data in any d at m^+- (the extremal directions, PL-X3): ||g(m^) - G(m^) m^|| relative to
     sum_i c_i ||x_i||, zero set modulo 1e-12; error 64 n d u."""
@@ -117,11 +119,13 @@ PC2_LA1 = static_claim(
               "to the negative at 120 deg): P_w in eq. (31) is needed",
     check=partial(first_order_2d, project=False),
     over=D.fixed_cases(D.pc2),
+    meta={"margin_unit": "+1 holds / -1 violated (exact rational check of g(b) = G(b) b with g WITHOUT P_w, d = 2)"},
     expected=Verdict.REFUTED,
     tags=("pointwise", "static", "planted"),
 )
 
 
+@measures("+1 holds / -1 violated (exact rational identity (37) at the drawn w, v, eps)")
 def expansion(case: GeometryCase, mode: str = "open") -> Margin:
     """Eq. (37) times ||w + eps v|| (G is 1-homogeneous), exactly in rationals:
     G(w + eps v) = G(w) + eps sum_i c_i y_i 1{(w + eps v)^T x_i > 0} v^T x_i, for rational w (half the draws put
@@ -184,6 +188,7 @@ LA2_CLOSED = static_claim(
               "(w + eps v)^T x_i = 0 (its relu is 0 but 1{... > 0} drops its G(w) share); harmless for Lemma 2 (small eps)",
     check=partial(expansion, mode="closed"),
     over=st.one_of(any_cases(), D.os_cases()),
+    meta={"margin_unit": "+1 holds / -1 violated (exact rational identity (37) at eps = eps_max)"},
     expected=Verdict.REFUTED,
     tags=("pointwise", "static", "erratum"),
 )
@@ -195,6 +200,7 @@ LA2_BEYOND = static_claim(
     statement="NEGATIVE CONTROL: (37) fails for eps just beyond eps_max (one strict sign flip)",
     check=partial(expansion, mode="beyond"),
     over=st.one_of(any_cases(), D.os_cases()),
+    meta={"margin_unit": "+1 holds / -1 violated (exact rational identity (37) at eps beyond eps_max)"},
     expected=Verdict.REFUTED,
     tags=("pointwise", "static", "planted"),
 )

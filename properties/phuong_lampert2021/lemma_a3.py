@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.claims.run import Run
 from verify.data.dataset import Dataset
 from verify.dynamics.forms import CartesianForm
@@ -93,6 +93,7 @@ def _state_gradient_parts(run: Any, t: float, W: np.ndarray, a: np.ndarray) -> l
     return parts
 
 
+@measures("-max over t, j of ||F_j + FD grad_j|| / ||F||: field vs -grad of the loss (relative mismatch)")
 def field_matches_gradient(run: Any) -> Margin:
     """(a): at each sampled state, the engine's compiled field F = (W', a') against central differences FD of
     l(theta) = sum_i log(1 + exp(-y_i f(x_i))) (computed independently), coordinate by coordinate, skipping w_j
@@ -121,6 +122,7 @@ LA3_FIELD = paper_claim(
 )
 
 
+@measures("-max of |w_j^T x_i| / (N_j ||x_i||) and |cos(Delta w_j, x_i)| while sliding (cosine units; 0 holds)")
 def sliding_projection(run: Any) -> Margin:
     """(b): for each logged Filippov sliding mode of (neuron j, example i), the samples strictly inside it have
     |w_j^T x_i| / (N_j ||x_i||) <= tol (error: the state tolerance), and the displacement over the window,
@@ -194,6 +196,7 @@ def pc11_scenarios(draw: st.DrawFn) -> Scenario:
     return pc11_scenario((r * math.cos(phi), r * math.sin(phi)), (2.0**e * q, 2.0**e), (1.0, -q), lam, q=q, phi=phi)
 
 
+@measures("min over t > 0 of (w^T x2 - LB(t)) / (N ||x2||), relative to the neuron size")
 def leaves_boundary(run: Any) -> Margin:
     """Sheet 5.1 (all examples positive, a > 0): a(t) >= a(0), w^T x1 > 0 and f(x1) increase, so c1(t) = |l'(f(x1))|
     decreases and w(t)^T x2 >= LB(t) = a(0) c1(t) x1^T x2 t. Value min over samples t > 0 of (w^T x2 - LB) / (N ||x2||);
@@ -256,6 +259,7 @@ def gd_run(run: Any) -> Run:
     return dataclasses.replace(run, trajectory=traj, horizon=steps * lr)
 
 
+@measures("min over GD iterates, j of s_j a_j / N_j, N_j the running neuron size (dimensionless; > 0 holds)")
 def gd_signs_kept(run: Any) -> Margin:
     """Lemma A.4's sign preservation (lemma_a4.signs_kept) read on the GD iterates."""
     return signs_kept(gd_run(run))
@@ -298,6 +302,7 @@ PC10_SIGNS_SMALL = paper_claim(
 )
 
 
+@measures("min over GD steps, j, k of the increment of s_j y_k w_j^T x_k / (N_j ||x_k||) (dimensionless)")
 def gd_monotone(run: Any) -> Margin:
     """PL-X1 per GD step (cone.monotone_increments on every iterate) with the pre-step sign, which is sign(a_j(0))
     when no a_j changes sign (otherwise vacuous): w_{k+1} - w_k = eta a_jk sum_i |l_i'| y_i 1{...} x_i."""
@@ -326,6 +331,7 @@ def _balance(run: Any) -> tuple[Run, M.Samples, np.ndarray]:
     return g, smp, smp.a**2 - np.sum(smp.W**2, axis=2)
 
 
+@measures("1 - max over steps, j of |c_j(t_K) - c_j(0)| / (eta^2 (BS)^2 sum N_jk^2): relative to the bound")
 def gd_balance_bound(run: Any) -> Margin:
     """|c_j(t_K) - c_j(0)| <= eta^2 (B S)^2 sum_{k<K} N_jk^2 (c = a^2 - ||w||^2, N_jk = max(|a_jk|, ||w_jk||),
     B S = sup|l'| sum_i ||x_i||), since a step changes c by eta^2 ((w^T u)^2 - a^2 ||u||^2) with ||u|| <= B S.
@@ -354,6 +360,7 @@ PC10_BALANCE = paper_claim(
 )
 
 
+@measures("min over steps, j of -(c_jk - c_j0) / N_jk^2, c = a^2 - ||w||^2 (relative to neuron size^2)")
 def gd_balance_one_signed(run: Any, per_step: bool = False) -> Margin:
     """From a balanced start c_j = a_j^2 - ||w_j||^2 stays <= c_j(0): c_{k+1} <= c_k (1 - eta^2 ||u||^2) once c_k <= 0
     and eta ||u|| <= eta B S <= 1. Value min_k -(c_jk - c_j0) / N_jk^2 (N running neuron size), error 8 (k + d) u;
@@ -369,7 +376,8 @@ def gd_balance_one_signed(run: Any, per_step: bool = False) -> Margin:
         err = 8.0 * (np.arange(1, c.shape[0])[:, None] + d) * U_ROUND * np.ones_like(value)
     k, j = np.unravel_index(int(np.argmin(value + err)), value.shape)
     what = "c_{k+1} - c_k" if per_step else "c_k - c_0"
-    return Margin(float(value[k, j]), float(err[k, j]), f"max ({what}) / N^2 = {-value[k, j]:.3g} (neuron {j}, step {k + 1})")
+    return Margin(float(value[k, j]), float(err[k, j]), f"max ({what}) / N^2 = {-value[k, j]:.3g} (neuron {j}, step {k + 1})",
+                  site={"t": float(smp.t[k + 1]), "j": int(j)})
 
 
 PC10_ONE_SIGNED = paper_claim(
@@ -392,6 +400,7 @@ PC10_STEPS = paper_claim(
     statement="AS WRITTEN: every GD step changes a_j^2 - ||w_j||^2 by <= 0. False once c_j < 0: a step with w_j nearly "
               "along the update direction u (sin^2 < |c_j| / ||w_j||^2) increases it (only the accumulated drift is <= 0)",
     check=partial(gd_balance_one_signed, per_step=True),
+    meta={"margin_unit": "min over steps, j of -(c_j,k+1 - c_jk) / N^2, per-step drift of c = a^2 - ||w||^2 (relative)"},
     over=gd_os_scenarios(steps=(0.25, 0.5, 1.0), t_end=10.0),
     backend="gd",
     expected=Verdict.REFUTED,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.model.init import Initialization
 from verify.scenarios import Scenario
@@ -36,6 +36,7 @@ def neuron_sizes(smp: M.Samples) -> np.ndarray:
     return np.maximum.accumulate(np.sqrt(np.sum(smp.W**2, axis=2) + smp.a**2), axis=0)
 
 
+@measures("-max over t, j of |c_j(t) - c_j(0)| / N_j(t)^2, c_j = a_j^2 - ||w_j||^2 (relative to neuron size^2)")
 def balance_drift(run: Any) -> Margin:
     """max_{t,j} |c_j(t) - c_j(0)| / N_j(t)^2, c_j = a_j^2 - ||w_j||^2 (exactly constant under GF for any init and
     any Clarke selection), N_j the running neuron size; error 4 x the state tolerance (c is quadratic in the state)."""
@@ -44,7 +45,8 @@ def balance_drift(run: Any) -> Margin:
     drift = np.abs(c - c[0][None]) / neuron_sizes(smp) ** 2
     k, j = np.unravel_index(int(np.argmax(drift)), drift.shape)
     return Margin(-float(drift[k, j]), 4.0 * M.state_tolerance(run),
-                  f"max relative drift of a^2 - ||w||^2: {drift[k, j]:.3g} (neuron {j}, t = {smp.t[k]:.4g})")
+                  f"max relative drift of a^2 - ||w||^2: {drift[k, j]:.3g} (neuron {j}, t = {smp.t[k]:.4g})",
+                  site={"t": float(smp.t[k]), "j": int(j)})
 
 
 LA4_GF = paper_claim(
@@ -62,6 +64,7 @@ LA4_GF = paper_claim(
 )
 
 
+@measures("min over t, j of s_j a_j(t) / N_j(t), N_j the running neuron size (dimensionless; > 0 holds)")
 def signs_kept(run: Any) -> Margin:
     """min_{t,j} s_j a_j(t) / N_j(t) > 0 with s_j = sign(a_j(0)) and N_j the running neuron size (1/sqrt 2 under
     balance while the neuron grows); error: the state tolerance (relative to the neuron's size)."""
@@ -69,7 +72,8 @@ def signs_kept(run: Any) -> Margin:
     ratio = smp.s[None] * smp.a / neuron_sizes(smp)
     k, j = np.unravel_index(int(np.argmin(ratio)), ratio.shape)
     return Margin(float(ratio[k, j]), M.state_tolerance(run),
-                  f"min s_j a_j / N_j = {ratio[k, j]:.3g} (neuron {j}, t = {smp.t[k]:.4g}, a_j(0) = {smp.a[0, j]:.3g})")
+                  f"min s_j a_j / N_j = {ratio[k, j]:.3g} (neuron {j}, t = {smp.t[k]:.4g}, a_j(0) = {smp.a[0, j]:.3g})",
+                  site={"t": float(smp.t[k]), "j": int(j)})
 
 
 LA4_SIGNS = paper_claim(
@@ -85,6 +89,7 @@ LA4_SIGNS = paper_claim(
 )
 
 
+@measures("1 - max over t, j of |log|a_j(t)/a_j(0)|| / (t B sum_i ||x_i||): relative to the bound")
 def growth_bound(run: Any) -> Margin:
     """|log|a_j(t)| - log|a_j(0)|| <= t B sum_i ||x_i|| for t > 0 (B = sup|l'|, 1 for CE); ratio = the largest
     measured / bound; margin min (bound - measured) / bound, error tol N_j / |a_j| / bound at the worst sample."""
@@ -101,7 +106,7 @@ def growth_bound(run: Any) -> Margin:
     tol = M.state_tolerance(run)
     return Margin(float(1.0 - ratio[k, j]), float(tol * size[k, j] / abs(a[k, j]) / bound[k, 0]),
                   f"|log|a_j(t)/a_j(0)|| = {measured[k, j]:.4g} vs t B sum||x_i|| = {bound[k, 0]:.4g} "
-                  f"(neuron {j}, t = {t[k]:.4g})", ratio=float(ratio[k, j]))
+                  f"(neuron {j}, t = {t[k]:.4g})", ratio=float(ratio[k, j]), site={"t": float(t[k]), "j": int(j)})
 
 
 LA4_GROWTH = paper_claim(
@@ -118,6 +123,7 @@ LA4_GROWTH = paper_claim(
 )
 
 
+@measures("min over grouped neurons j of s_j a_j(T) / N_j(T) at the last sample (dimensionless; > 0 holds)")
 def groups_follow_signs(run: Any) -> Margin:
     """J+ subset of {a_j(0) > 0} and J- subset of {a_j(0) < 0} for the groups at the last sample: each grouped
     neuron j (group g_j = sign a_j(T)) has s_j a_j(T) / ||(w_j, a_j)|| > 0; error the state tolerance."""
@@ -130,7 +136,8 @@ def groups_follow_signs(run: Any) -> Margin:
     size = neuron_sizes(smp)[-1]
     tol = M.state_tolerance(run)
     parts = [Margin(float(smp.s[j] * smp.a[-1, j] / size[j]), tol,
-                    f"neuron {j} in J{'+' if grp[j] > 0 else '-'} with a_j(0) = {smp.a[0, j]:.3g}, a_j(T) = {smp.a[-1, j]:.3g}")
+                    f"neuron {j} in J{'+' if grp[j] > 0 else '-'} with a_j(0) = {smp.a[0, j]:.3g}, a_j(T) = {smp.a[-1, j]:.3g}",
+                    site={"t": float(smp.t[-1]), "j": int(j)})
              for j in grouped]
     return worst(parts)
 

@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 from scipy.optimize import nnls
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.strategies import GeometryCase, as_case
@@ -56,6 +56,7 @@ def kkt_point(X: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> dict | 
     return out
 
 
+@measures("worst KKT residual at unit data scale: min y f - 1, -|slackness|, -relative stationarity, -cross w^T x/||w||")
 def kkt_margin(case: GeometryCase) -> Margin:
     """Lemma C.1 on one drawn dataset: feasibility min_i y_i f(x_i) = 1, complementary slackness
     lambda_i (y_i f(x_i) - 1) = 0, stationarity theta = sum_i lambda_i y_i g_i(theta) (relative residual), and

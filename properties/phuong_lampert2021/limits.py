@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS, Scenario
 
@@ -38,6 +38,7 @@ def _phase(run: Any) -> LatePhase | Margin:
     return Margin(0.0, 0.0, lp, vacuous=True) if isinstance(lp, str) else lp
 
 
+@measures("envelope drop (early max - late max) of Corollary 1's relative sup error over the test points")
 def corollary1(run: Any) -> Margin:
     """F_t(x) = f(x)/||theta||^2 -> U rho(w+^T x) - Z rho(w-^T x), U = Z = 1/(2(||w+|| + ||w-||)): the relative sup
     error on the training points and 256 seeded unit vectors shrinks (theorem1.corollary1_trend)."""
@@ -59,6 +60,7 @@ C1 = paper_claim(
 )
 
 
+@measures("min over live blocks of the envelope drop (early max - late max) of the rank-one distance D_pm")
 def block_distances(run: Any) -> Margin:
     """PL-P3: D_pm = ||W_pm/||W_pm||_F - u~ w_pm^T||_F (best u~ >= 0) of each live block shrinks in envelope."""
     lp = _phase(run)
@@ -90,6 +92,7 @@ P3 = paper_claim(
 )
 
 
+@measures("worst of -max |C(t) - C(T^)| and |lambda_min(C)| - rank-one residual, over ||W_g||_F^2 (relative)")
 def rank_one_invariant(run: Any) -> Margin:
     """After T^ each live block is a 2-layer linear net (eq. (16)), so C = W_g W_g^T - a_g a_g^T is constant; with
     tr C = 0 (balance) the rank-one residual sum_{i>=2} sigma_i(W_g)^2 <= -a^^T C a^ <= |lambda_min(C)|. Margins
@@ -171,6 +174,7 @@ def margin_certificate(times: np.ndarray, values: list[tuple[float, float] | Non
     return Margin(out.value, out.error, f"{step.note}; {cap.note}", ratio=cap.ratio)
 
 
+@measures("worst of the min increment of gamma~_pm and limit - max gamma~_pm (normalised-margin units)")
 def subnetwork_margins(run: Any) -> Margin:
     """PL-P4: gamma~_pm = g(log 1/l_pm)/(2||W_pm||_F^2) of each live subnetwork (its block on its class) is
     non-decreasing once l_pm < log 2 and stays <= 1/(2||w_pm||) (:func:`margin_certificate`); the note gives
@@ -218,6 +222,7 @@ def live_norm(run: Any, lp: LatePhase) -> float:
     return float(np.any(lp.groups == 1)) * a.w_plus_norm + float(np.any(lp.groups == -1)) * a.w_minus_norm
 
 
+@measures("envelope drop (early max - late max) of |(||W||_F^2 / log t) / (nu_+ + nu_-) - 1| (dimensionless)")
 def norm_growth(run: Any) -> Margin:
     """PL-P5: |(||W||_F^2 / log t) / (nu_+ + nu_-) - 1| shrinks in envelope (error SAFETY * tol * (1 + value):
     ||W||_F^2 moves by <= 2 tol)."""
@@ -272,6 +277,7 @@ def dead_neuron_scenarios(draw: st.DrawFn) -> Scenario:
     return SC.pl_scenario(ds, V, s, draw(st.sampled_from(SC.LAMBDAS)), construction="wedge, neuron 0 dead")
 
 
+@measures("min over consecutive samples after T^ of the decrease of ||W_0|| / ||W||_F (dimensionless)")
 def dead_share(run: Any) -> Margin:
     """PL-P7: dead rows are constant and ||W||_F never decreases after T^ (d||W||^2/dt = 2 sum_i c_i y_i f_i >= 0
     there), so r(t) = ||W_0||/||W||_F is non-increasing at every sample: min (r_k - r_{k+1}), error SAFETY * tol * r."""
@@ -305,6 +311,7 @@ P7 = paper_claim(
 )
 
 
+@measures("envelope drop (early max - late max) of ||W_pm/||W||_F - sqrt(nu_pm/nu) U_pm|| (rss, dimensionless)")
 def group_split(run: Any) -> Margin:
     """PL-P8: E = || W_pm/||W||_F - sqrt(nu_pm/(nu_+ + nu_-)) U_pm ||_F, U_pm the unit rank-one projection of W_pm
     on w^_pm (rows (W_pm w^) w^T / ||W_pm w^||); the root-sum-square over the blocks shrinks in envelope."""
@@ -341,6 +348,7 @@ P8 = paper_claim(
 )
 
 
+@measures("envelope drop (early max - late max) of max_j |a_j/||a|| - target_j| (dimensionless)")
 def second_layer(run: Any) -> Margin:
     """PL-P9: max_j |a_j/||a|| - target_j|, target u_j ||w+|| on J+, -z_j ||w-|| on J-, 0 on J0 (u, z the best ones
     at t, measures.optimal_uz), shrinks in envelope; error SAFETY * tol."""
@@ -370,6 +378,7 @@ P9 = paper_claim(
 )
 
 
+@measures("envelope drop (early max - late max) of |(||W_+||^2/||W_-||^2) / (||w+||/||w-||) - 1| (dimensionless)")
 def norm_split(run: Any) -> Margin:
     """PL-X5: |(||W_+||_F^2 / ||W_-||_F^2) / (||w+||/||w-||) - 1| shrinks in envelope (measures.group_norm_ratio;
     the ratio moves by <= 4 tol relative)."""
@@ -398,6 +407,7 @@ X5 = paper_claim(
 )
 
 
+@measures("worst of the min increment of gamma~ and limit - max gamma~ (normalised-margin units)")
 def network_margin(run: Any) -> Margin:
     """PL-X6: gamma~ = g(log 1/l)/||theta||^2 of the whole network is non-decreasing at every sample with l < log 2
     and stays <= 1/(2(||w+|| + ||w-||)) (:func:`margin_certificate`)."""

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import Scenario
 from verify.verdicts import Verdict
 
@@ -236,6 +236,7 @@ def _trend(values: np.ndarray, ph: PolyPhase, error: float, what: str) -> Margin
     return replace(m, note=m.note.replace("[1e4, 1e8]", "[1e2, 1e4]").replace("(1e8, 1e12]", "(1e4, 1e6]"))
 
 
+@measures("worst of the envelope drop of 1 - cos(w_j, u*) and min_j angle(w_j, w^) - angle(w_j, u*) (radians)")
 def direction_to_tail_limit(run: Any) -> Margin:
     """Per live class s: 1 - cos(w_j, u*_s) shrinks in envelope over [1e2, 1e6] split at 1e4 (theorem1.envelope_trend,
     error SAFETY tol + err(u*)), and at the horizon each w_j is closer to u*_s than to w^_s: margin
@@ -274,6 +275,7 @@ PC7_USTAR = paper_claim(
 )
 
 
+@measures("cos(u*, w^) - 1 per live class (cosine units); -1 with infinite error where the run does not corroborate u*")
 def max_margin_limit_refuted(run: Any) -> Margin:
     """Theorem 1 (cos(w_j, w^_{sign a_j}) -> 1) against the derived limit u*, per live class: a run whose
     1 - cos(w_j, u*) does not shrink in envelope does not corroborate the derivation (inconclusive); one that does

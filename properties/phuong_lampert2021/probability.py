@@ -19,7 +19,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from verify.claims.direct import DirectOutcome
-from verify.claims.model import Claim, Margin
+from verify.claims.model import Claim, Margin, measures
 from verify.data.dataset import Dataset
 from verify.model.init import Initialization
 from verify.scenarios import Scenario
@@ -150,6 +150,7 @@ def frequency_runner(cases: Sequence[tuple[Callable[[], Dataset], int]], n: int 
     """PL-P6 as a direct decision per (dataset, p): REFUTED if even counting undecided runs alive the all-dead frequency
     exceeds :func:`frequency_bound`; HOLDS if it stays below counting them dead; UNKNOWN otherwise."""
 
+    @measures("min over cases of (2^-p + 3 sd) - all-dead frequency, undecided runs counted dead (probability units)")
     def runner(_: Claim) -> DirectOutcome:
         verdicts, notes, margins, dead_cases = [], [], [], []
         for build, p in cases:
@@ -208,13 +209,15 @@ PC6_P6 = paper_claim(
 )
 
 
+@measures("max over j, own-class k of s_j y_k cos(w_j, x_k) at the end of the run (cosine; > 0 holds)")
 def some_neuron_alive(run: Any) -> Margin:
     """J+ u J- != {} at the end: margin max_j max_{y_k = s_j} s_j y_k cos(w_j(T_end), x_k) (> 0: an own-class
     activation, never lost by PL-X1); error twice the state tolerance."""
     smp = M.samples(run)
     c = np.max(own_class_cosines(run.X, run.y, smp.W[-1], smp.s), axis=1)
     return Margin(float(np.max(c)), 2.0 * M.state_tolerance(run), f"best own-class cosine per neuron at t = "
-                                                                   f"{smp.t[-1]:.4g}: {np.round(c, 6).tolist()}")
+                                                                   f"{smp.t[-1]:.4g}: {np.round(c, 6).tolist()}",
+                  site={"t": float(smp.t[-1]), "j": int(np.argmax(c))})
 
 
 PC6_ALIVE = paper_claim(
@@ -234,6 +237,7 @@ PC6_ALIVE = paper_claim(
 )
 
 
+@measures("worst of min_t s_j y_k cos(w_j, x_k) on sufficient pairs and their final sector/sign margin (cosine)")
 def sufficient_ends_in_group(run: Any) -> Margin:
     """PL-P6, deterministic part: for every (j, k) with y_k = s_j and s_j w_j(0)^T x_k > 0, the activation persists
     (min_t s_j y_k cos(w_j(t), x_k) > 0, Lemma B.1) and neuron j ends in J_{s_j}: at the last sample
@@ -250,7 +254,8 @@ def sufficient_ends_in_group(run: Any) -> Margin:
     for j, i in pairs:
         r = smp.s[j] * run.y[i] * cos[:, j, i]
         m = int(np.argmin(r))
-        parts.append(Margin(float(r[m]), err, f"B.1: s y cos(w_{j}, x_{i}) = {r[m]:.3g} at t = {smp.t[m]:.4g}"))
+        parts.append(Margin(float(r[m]), err, f"B.1: s y cos(w_{j}, x_{i}) = {r[m]:.3g} at t = {smp.t[m]:.4g}",
+                            site={"t": float(smp.t[m]), "j": int(j), "i": int(i)}))
     sp, sm = M.extremal_sectors(run.X, run.y)
     for j in np.unique(pairs[:, 0]):
         sigma = sp if smp.s[j] > 0 else sm
@@ -259,7 +264,7 @@ def sufficient_ends_in_group(run: Any) -> Margin:
         sign = smp.s[j] * smp.a[-1, j] / np.linalg.norm(smp.W[-1, j])
         parts.append(Margin(float(min(sector.min(), sign)), err,
                             f"neuron {j} at t = {smp.t[-1]:.4g}: s a/||w|| = {sign:.3g}, min sigma_i cos(w, x_i) over "
-                            f"sigma_{'+' if smp.s[j] > 0 else '-'} = {sector.min():.3g}"))
+                            f"sigma_{'+' if smp.s[j] > 0 else '-'} = {sector.min():.3g}", site={"t": float(smp.t[-1]), "j": int(j)}))
     return worst(parts)
 
 

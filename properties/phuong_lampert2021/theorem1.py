@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
@@ -172,6 +172,7 @@ def distances(run: Any, lp: LatePhase) -> np.ndarray:
     return np.array([M.theorem1_distances(lp.smp.W[k], lp.smp.a[k], lp.groups, a.w_plus, a.w_minus) for k in lp.window])
 
 
+@measures("min over D_W, D_a of max on [1e4, 1e8] - max on (1e8, 1e12] (envelope drop, dimensionless)")
 def distance_trend(run: Any) -> Margin:
     """(i): D_W = ||W/||W||_F - u w+^T - z w-^T||_F and D_a = ||a/||a|| - (||w+|| u - ||w-|| z)|| shrink in
     envelope. Error SAFETY * tol: a relative state error tol moves each normalised term by at most 2 tol."""
@@ -201,6 +202,7 @@ T1_I = paper_claim(
 )
 
 
+@measures("envelope drop of q = D_W log t / log log t, error infinite (inconclusive) unless D_W stops shrinking")
 def rate_undecided(run: Any) -> Margin:
     """(ii): q(t) = D_W log t / log log t bounded. A finite run cannot bound a rate: the margin is inconclusive
     (q's envelopes in the note) unless D_W itself stops shrinking, which refutes any rate (then (i)'s margin)."""
@@ -232,6 +234,7 @@ T1_II = paper_claim(
 )
 
 
+@measures("min over carrying neurons of the envelope drop of 1 - cos(w_j, w_{sign a_j}) (early max - late max)")
 def cosine_trend(run: Any) -> Margin:
     """(iii): for every neuron carrying >= SHARE_MIN of ||W||_F^2 at the horizon, 1 - cos(w_j, w_{sign a_j})
     shrinks in envelope (error SAFETY * tol). The note gives both cosines at the horizon, with w+- and with m+-."""
@@ -268,6 +271,7 @@ T1_III = paper_claim(
 )
 
 
+@measures("worst of the sector cosine margin, sign a_j / ||a|| and -dead activity / drift after T^ (dimensionless)")
 def group_structure(run: Any) -> Margin:
     """From T^ on: J+ neurons keep sign(X w_j) = sigma+ and a_j > 0, J- neurons sigma- and a_j < 0, dead neurons
     stay inactive and constant. Sector margin min sigma_i cos(x_i, w_j); error SAFETY * tol per part."""
@@ -332,6 +336,7 @@ def corollary1_trend(run: Any, U: float, Z: float) -> Margin:
                           f"Cor. 1 relative sup error (U = {U:.6g}, Z = {Z:.6g}, {len(pts)} points)")
 
 
+@measures("worst envelope drop (early max - late max) of D_W, D_a and Corollary 1's relative sup error")
 def one_group_control(run: Any) -> Margin:
     """PC5: all a_j(0) > 0, so J- is empty: (i) holds with z = 0, and Corollary 1 with U = 1/(2||w+||), Z = 0."""
     U = 1.0 / (2.0 * run.audit.w_plus_norm)
@@ -368,6 +373,7 @@ PC8_T1 = paper_claim(
 )
 
 
+@measures("-(share of neurons outside sigma+ u sigma- u dead), error infinite (inconclusive); else (i)'s drop")
 def large_init_undecided(run: Any) -> Margin:
     """PC3: with lambda >= 1, neurons stay outside sigma+ u sigma- u dead (Lemma 1 not reached): Theorem 1 at
     t -> inf is undecidable (stuck neurons may stay bounded), an inconclusive margin; else (i)'s trend."""
