@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.special import expit
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.verdicts import Verdict
 
 from properties.sarussi2021_linear_teachers import network as N
@@ -31,18 +31,22 @@ from properties.sarussi2021_linear_teachers.sgd_update import (SGD_HYP, STEP_EPO
 
 def with_ratio(margin: Margin, ratio: float) -> Margin:
     """``margin`` carrying a bound's measured / bound."""
-    return Margin(margin.value, margin.error, margin.note, ratio=max(0.0, float(ratio)))
+    return Margin(margin.value, margin.error, margin.note, ratio=max(0.0, float(ratio)), site=margin.site)
 
 
-def at_worst(value: np.ndarray, error: np.ndarray, what: str) -> Margin:
-    """The entry of value (>= -error holds) closest to a violation, as a margin naming it (index 0 = step 1)."""
+def at_worst(value: np.ndarray, error: np.ndarray, what: str, times: np.ndarray | None = None) -> Margin:
+    """The entry of value (>= -error holds) closest to a violation, as a margin naming it (index 0 = step 1); with
+    ``times`` (the run's time of each entry along the first axis) its site: that time and, for a second axis (the data
+    points j), the point."""
     value, error = np.broadcast_arrays(np.asarray(value, float), np.asarray(error, float))
     at = np.unravel_index(int(np.argmin(value + error)), value.shape)
     where = ", ".join(f"{i}" for i in (at[0] + 1, *at[1:]))
+    site = None if times is None else {"t": float(times[at[0]]), **({"i": int(at[1])} if len(at) > 1 else {})}
     return Margin(float(value[at]), float(error[at]), f"{what}: worst at ({where}), {value[at]:.3g} "
-                                                     f"(tol {error[at]:.2g})")
+                                                     f"(tol {error[at]:.2g})", site=site)
 
 
+@measures("worst of -|dF - Eq. (14)| and dF - 2 k alpha eta c_t over the SGD steps (absolute, units of F = <W, W*>)")
 def correlation_step(run: Any) -> Margin:
     """LT-P41a: F(W_t) - F(W_{t-1}) = eta c_t y_t <w*, x_t> (sum_i a_t^(i) + sum_i b_t^(i)) (identity) and
     >= 2 k alpha eta c_t (the planted "no-alpha" reading: 2 k eta c_t); ratio the largest floor / rise."""
@@ -51,8 +55,8 @@ def correlation_step(run: Any) -> Margin:
     formula = S.eta * S.c * S.ys * (S.x @ S.w_star) * S.slopes.sum(axis=1)
     floor = 2.0 * S.k * (1.0 if variant(run) == "no-alpha" else S.alpha) * S.eta * S.c
     ratio = float(np.max(np.where(rise > 0.0, floor / np.where(rise > 0.0, rise, 1.0), 0.0)))
-    return with_ratio(worst([at_worst(-np.abs(rise - formula), tol, "|dF - Eq. (14)|"),
-                             at_worst(rise - floor, tol, "dF - 2 k alpha eta c")]), ratio)
+    return with_ratio(worst([at_worst(-np.abs(rise - formula), tol, "|dF - Eq. (14)|", run.times[1:]),
+                             at_worst(rise - floor, tol, "dF - 2 k alpha eta c", run.times[1:])]), ratio)
 
 
 P41A = paper_claim(
@@ -77,6 +81,7 @@ P41A_NO_ALPHA = paper_claim(
 
 # --- LT-P41b, Eq. (15): the G^2 increment ----------------------------------------------------------------------
 
+@measures("worst of -|dG^2 - Eq. (15)| and the Eq. (15) bound - dG^2 over the SGD steps (absolute, units of ||W||^2)")
 def norm_step(run: Any) -> Margin:
     """LT-P41b: G(W_t)^2 - G(W_{t-1})^2 = 2 eta c z + eta^2 c^2 ||x_t||^2 sum_i (a^2 + b^2) (identity) <= 2 eta c z +
     2 k eta^2 c^2 B^2 with B = max ||x_j|| (the planted "unit-B" reading: B = 1, the paper's ||x|| <= 1); ratio
@@ -87,9 +92,10 @@ def norm_step(run: Any) -> Margin:
     linear = 2.0 * S.eta * S.c * S.z
     B = 1.0 if variant(run) == "unit-B" else S.B
     cap = 2.0 * S.k * B * B
-    return with_ratio(worst([at_worst(-np.abs(rise - linear - (S.eta * S.c) ** 2 * quad), tol, "|dG^2 - Eq. (15)|"),
+    return with_ratio(worst([at_worst(-np.abs(rise - linear - (S.eta * S.c) ** 2 * quad), tol, "|dG^2 - Eq. (15)|",
+                                      run.times[1:]),
                              at_worst(linear + (S.eta * S.c) ** 2 * cap - rise, tol,
-                                      f"2 eta c z + 2 k eta^2 c^2 B^2 - dG^2 (B = {B:.3g})")]),
+                                      f"2 eta c z + 2 k eta^2 c^2 B^2 - dG^2 (B = {B:.3g})", run.times[1:])]),
                       float(np.max(quad)) / cap)
 
 
@@ -116,6 +122,7 @@ P5_UNSCALED = paper_claim(
 
 # --- LT-P41c, Eq. (16): G grows at most like sqrt(t) ----------------------------------------------------------
 
+@measures("worst of 2 k R^2 - G_0^2 and t (2 eta s* + 2 k eta^2 B^2) - (G_t^2 - G_0^2) (absolute, units of ||W||^2)")
 def norm_growth(run: Any) -> Margin:
     """LT-P41c: G(W_t)^2 - G(W_0)^2 <= t (2 eta s* + 2 k eta^2 B^2) with s* = W_0(1/e) (l4; the paper's s = 1 is
     weaker) and G(W_0)^2 <= 2 k R^2; the planted "no-eta2" reading drops 2 k eta^2 B^2. Ratio the largest growth /
@@ -127,9 +134,11 @@ def norm_growth(run: Any) -> Margin:
     sharp, paper = t * (2.0 * S.eta * Q.S_STAR + eta2), t * (2.0 * S.eta + eta2)
     ratios = growth[1:] / sharp[1:]
     init = Margin(2.0 * S.k * row_radius(S.W[0]) ** 2 - S.G2[0], tol[0], "2 k R^2 - G(W_0)^2")
-    out = worst([init, at_worst(sharp[1:] - growth[1:], tol[1:], "t (2 eta s* + 2 k eta^2 B^2) - (G_t^2 - G_0^2)")])
+    out = worst([init, at_worst(sharp[1:] - growth[1:], tol[1:], "t (2 eta s* + 2 k eta^2 B^2) - (G_t^2 - G_0^2)",
+                                run.times[1:])])
     return Margin(out.value, out.error, f"{out.note}; growth / bound: {np.max(ratios):.3g} (s*), "
-                                        f"{np.max(growth[1:] / paper[1:]):.3g} (s = 1)", ratio=max(0.0, np.max(ratios)))
+                                        f"{np.max(growth[1:] / paper[1:]):.3g} (s = 1)", ratio=max(0.0, np.max(ratios)),
+                  site=out.site)
 
 
 P41C = paper_claim(
@@ -173,6 +182,7 @@ def mistake_draws(draw: st.DrawFn, reading: str = "paper") -> MistakeDraw:
     return MistakeDraw(-math.log(math.expm1(eps_prime)) - offset, eps_prime, offset, reading)
 
 
+@measures("(c(z) - floor) / floor, floor = 1 - e^-eps' (planted reading: eps'), relative")
 def mistake_weight(value: MistakeDraw) -> Margin:
     """LT-P41d: l(z) >= eps' => c(z) >= 1 - e^-eps' (c = 1 - e^-l exactly; the planted "linear" reading: c >= eps');
     value (c - floor) / floor, error 1e-12 (vacuous where l(z) < eps' in float64)."""
@@ -202,6 +212,7 @@ P41D_LINEAR = paper_claim(
 
 # --- LT-P41e, Eqs. (18)-(19): F grows linearly in the mistake epochs --------------------------------------------
 
+@measures("min over epochs T of F(W_nT) - F(W_0) - 2 k alpha eta c_eps m_T (absolute, units of F = <W, W*>)")
 def mistake_epochs(run: Any) -> Margin:
     """LT-P41e: F(W_{nT}) >= F(W_0) + 2 k alpha eta (1 - e^-eps') m_T for every T, m_T the epochs among the first T
     with a point sampled at l >= eps' (eps' of sheet 2.1); the rate's alpha is ``params["alpha_rate"]`` where set
@@ -216,7 +227,8 @@ def mistake_epochs(run: Any) -> Margin:
     tol = STEP_TOL * (1.0 + np.abs(F_end) + S.G2[S.n * np.arange(1, m.size + 1)])
     rise = F_end - S.F[0]
     out = at_worst(rise - gain, tol, f"F(W_nT) - F(W_0) - 2 k alpha eta c_eps m_T (alpha = {alpha_rate:g}, "
-                                     f"eps' = {bound.eps_prime:.3g}, m_T = {m[-1]} of {m.size})")
+                                     f"eps' = {bound.eps_prime:.3g}, m_T = {m[-1]} of {m.size})",
+                   run.times[S.n * np.arange(1, m.size + 1)])
     return with_ratio(out, float(np.max(np.where(rise > 0.0, gain / np.where(rise > 0.0, rise, 1.0), 0.0))))
 
 
@@ -242,6 +254,7 @@ P4_P41E = paper_claim(
 
 # --- LT-P41f, Eq. (11) and the init bound ---------------------------------------------------------------------
 
+@measures("worst of G ||W*|| - F per iterate and F(W_0) + 2 k R ||w*|| (absolute, units of F = <W, W*>)")
 def cauchy_schwarz(run: Any) -> Margin:
     """LT-P41f: F(W_t) <= G(W_t) ||W*|| = G(W_t) sqrt(2k) ||w*|| at every iterate and F(W_0) >= -2 k R ||w*|| (the
     planted "no-sqrt2k" reading: ||W*|| = ||w*||). Ratio the largest F / (G ||W*||)."""
@@ -250,7 +263,7 @@ def cauchy_schwarz(run: Any) -> Margin:
     star = norm_w * (1.0 if variant(run) == "no-sqrt2k" else math.sqrt(2.0 * S.k))
     cap, tol = np.sqrt(S.G2) * star, STEP_TOL * (1.0 + np.abs(S.F) + S.G2)
     init = Margin(S.F[0] + 2.0 * S.k * row_radius(S.W[0]) * norm_w, tol[0], "F(W_0) + 2 k R ||w*||")
-    out = worst([init, at_worst(cap - S.F, tol, "G ||W*|| - F")])
+    out = worst([init, at_worst(cap - S.F, tol, "G ||W*|| - F", run.times)])
     return with_ratio(out, float(np.max(S.F / cap)))
 
 
@@ -275,6 +288,7 @@ P41F_NO_SQRT = paper_claim(
 
 # --- LT-P41g, Eq. (20): all-mistake epochs are bounded ----------------------------------------------------------
 
+@measures("worst of sqrt(b^2 + D T) - (a m_T - b) (units of F) and T_max - the last T with m_T = T (epochs)")
 def all_mistake_epochs(run: Any) -> Margin:
     """LT-P41g: a m_T - b <= sqrt(b^2 + D T) for every T (the [DER] form for any T), a = alpha eta c_eps, b = R ||w*||,
     D = n ||w*||^2 (eta s + k eta^2 B^2) / k, s = 1; where m_T = T also T <= T_max (sheet 2.1). Ratio the largest
@@ -287,7 +301,7 @@ def all_mistake_epochs(run: Any) -> Margin:
     a, b = S.alpha * S.eta * bound.c_eps, R * norm_w
     D_ = S.n * norm_w ** 2 * (S.eta + S.k * S.eta ** 2 * S.B ** 2) / S.k
     cap = np.sqrt(b * b + D_ * T)
-    parts = [at_worst(cap - (a * m - b), 1e-12 * cap, "sqrt(b^2 + D T) - (a m_T - b)")]
+    parts = [at_worst(cap - (a * m - b), 1e-12 * cap, "sqrt(b^2 + D T) - (a m_T - b)", run.times[S.n * T])]
     full = T[m == T]
     if full.size:
         parts.append(Margin(bound.T_max - float(full[-1]), 1e-12 * bound.T_max,
@@ -307,6 +321,7 @@ P41G = paper_claim(
 
 # --- LT-P41h, Eqs. (21)-(24): Lipschitz control ------------------------------------------------------------------
 
+@measures("worst slack of the Lipschitz bounds on |dN(x_j)| per step and epoch, row moves, l_t - c_t (absolute)")
 def step_lipschitz(run: Any) -> Margin:
     """LT-P41h: per step and point j, |N_{W_t}(x_j) - N_{W_{t-1}}(x_j)| <= ||x_j|| sum_rows ||d row|| <= sqrt(2k)
     ||x_j|| ||W_t - W_{t-1}|| (the planted "unit-lipschitz" reading: ||x_j|| ||dW||), each row moves <= eta c_t
@@ -321,20 +336,22 @@ def step_lipschitz(run: Any) -> Margin:
     rows = np.linalg.norm(np.diff(S.W, axis=0), axis=2)
     dW = np.sqrt(np.sum(rows ** 2, axis=1))
     lip = 1.0 if variant(run) == "unit-lipschitz" else math.sqrt(2.0 * S.k)
-    parts = [at_worst(xn * (lip * dW)[:, None] - dN, dN_err, f"L ||x_j|| ||dW|| - |dN(x_j)| (L = {lip:.3g})")]
+    after = run.times[1:]  # each step's end
+    parts = [at_worst(xn * (lip * dW)[:, None] - dN, dN_err, f"L ||x_j|| ||dW|| - |dN(x_j)| (L = {lip:.3g})", after)]
     if lip > 1.0:
-        parts.append(at_worst(xn * rows.sum(axis=1)[:, None] - dN, dN_err, "||x_j|| sum ||d row|| - |dN(x_j)|"))
+        parts.append(at_worst(xn * rows.sum(axis=1)[:, None] - dN, dN_err, "||x_j|| sum ||d row|| - |dN(x_j)|", after))
     move = S.eta * S.c * np.linalg.norm(S.x, axis=1)
     size = np.max(np.linalg.norm(S.W[1:], axis=2), axis=1)
     parts.append(at_worst(move - np.max(rows, axis=1), 1e-12 * move + 4.0 * U_ROUND * size,
-                          "eta c ||x_t|| - max ||d row||"))
-    parts.append(at_worst(S.loss - S.c, 1e-12 * S.loss, "l_t - c_t (l3)"))
+                          "eta c ||x_t|| - max ||d row||", after))
+    parts.append(at_worst(S.loss - S.c, 1e-12 * S.loss, "l_t - c_t (l3)", after))
     if S.epochs:
         ends = S.n * np.arange(S.epochs + 1)
         budget = 2.0 * S.k * S.eta * np.add.reduceat(S.c * np.linalg.norm(S.x, axis=1), ends[:-1])[:S.epochs]
         drift = np.abs(out[ends[1:]] - out[ends[:-1]])
         parts.append(at_worst(xn * budget[:, None] - drift, err[ends[1:]] + err[ends[:-1]],
-                              "2 k eta ||x_j|| sum c ||x|| - |N_end(x_j) - N_start(x_j)| per epoch"))
+                              "2 k eta ||x_j|| sum c ||x|| - |N_end(x_j) - N_start(x_j)| per epoch",
+                              run.times[ends[1:]]))
     ratio = np.max(dN / np.maximum(math.sqrt(2.0 * S.k) * xn * dW[:, None], np.finfo(float).tiny))
     return with_ratio(worst(parts), float(ratio))
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 
 from properties.sarussi2021_linear_teachers._shared import exact_margin, worst
 from properties.sarussi2021_linear_teachers.exact_network import (AGREE, LEAKY, ONE, ONE_AGREES, P1_CASE, RELU, TWO,
@@ -21,6 +21,7 @@ from properties.sarussi2021_linear_teachers.exact_network import (AGREE, LEAKY, 
 # ---------------------------------------------------------------------------------------------- Appendix C
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic)")
 def cc1_margin(case: Case) -> Margin:
     """Corollary C.1: g^2 > c^2 r^2 ||x||^2 (c = 2) => a^2 > r^2 ||x||^2 or b^2 > r^2 ||x||^2."""
     geo = geometry(case.net, case.x)
@@ -48,6 +49,7 @@ P_CC1 = planted_claim(
 )
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic); worst over the two clusters")
 def lc1_margin(case: Case) -> Margin:
     """Lemma C.1 for each cluster (mean m, neurons n_i, p = <m, x>). reading "strict": p^2 > c^2 r^2 ||x||^2 =>
     sign <n_i, x> = sign p; "weak": p^2 >= c^2 r^2 ||x||^2 => sign(p) <n_i, x> >= 0; "weak-strict" (planted): the
@@ -100,6 +102,7 @@ def region_formula(geo: Geometry, k: int, alpha: Fraction) -> Fraction:
     return k * (alpha * geo.a - geo.b) if geo.b > 0 else alpha * k * geo.g
 
 
+@measures("worst of exact N = region formula (+1 / -1) and min(1, sign(g) N / (k |g|)), -1 on a sign mismatch")
 def pc1_margin(case: Case) -> Margin:
     """Proposition C.1: a^2, b^2 > c^2 r^2 ||x||^2 (c = 1) => N = the region formula, and sign N = sign g."""
     geo, net = geometry(case.net, case.x), case.net
@@ -130,6 +133,7 @@ P_PC1 = planted_claim(
 )
 
 
+@measures("min(1, sign(g) N / (k |g|)) if sign N = sign g, else -1 (exact; g = <w-bar - u-bar, x>)")
 def pc2_margin(case: Case) -> Margin:
     """Proposition C.2: exactly one of a^2, b^2 exceeds r^2 ||x||^2 and g^2 > c^2 r^2 ||x||^2 (c = 2) => sign N = sign g."""
     geo = geometry(case.net, case.x)
@@ -162,6 +166,7 @@ P_PC2 = planted_claim(
 )
 
 
+@measures("worst of exact N vs alpha k g (+1 / -1) and min(1, sign(g) N / (k |g|)), -1 on a sign mismatch")
 def lc2_margin(case: Case) -> Margin:
     """Lemma C.2: every <w^(i), x> < 0 and g < 0 => N <= alpha k g < 0; every <u^(i), x> < 0 and g > 0 => N >= alpha k g > 0."""
     net, geo, parts = case.net, geometry(case.net, case.x), []

@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
 
-from verify.claims.model import Claim, Margin
+from verify.claims.model import Claim, Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.scenarios import SEEDS
@@ -88,6 +88,7 @@ def pair_cases(draw: st.DrawFn, constant: str = "sqrt(2k)") -> PairCase:
     return PairCase(W, W + step, x, draw(st.sampled_from(ALPHAS)), constant, family)
 
 
+@measures("1 - |N_W(x) - N_W'(x)| / (C ||x|| ||W - W'||): slack of the Lipschitz ratio (dimensionless)")
 def lipschitz_margin(case: PairCase) -> Margin:
     """LT-EA1: 1 - |N_W(x) - N_W2(x)| / (C ||x|| ||W - W2||), C = sqrt(2k) (or the case's planted 1); error from the
     rounding of the 4k pre-activations."""
@@ -151,6 +152,7 @@ def euler_sum(net: ExactNet, x: Vec, at_zero: Fraction) -> Fraction:
     return sum((term(w) for w in net.plus), ZERO) - sum((term(u) for u in net.minus), ZERO)
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic); worst of homogeneity and Euler")
 def homogeneity_margin(case: ExactCase) -> Margin:
     """LT-EA2, exact: N_{cW}(x) = c N_W(x) and <W, grad_W N_W(x)> = N_W(x) for sigma'(0) in {alpha, 1}."""
     net, x, c = case.net, case.x, case.c

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.scenarios import SEEDS
@@ -50,6 +50,7 @@ def ball_cases(draw: st.DrawFn, scale: float = 1.0 / math.sqrt(2.0)) -> AugmentC
     return AugmentCase(ds.X, ds.y, scale)
 
 
+@measures("1 - max_j ||x~_j|| (units of ||x||)")
 def augmented_norm_margin(case: AugmentCase) -> Margin:
     """LT-K (a): 1 - max_j ||x~_j|| on data with ||x_j|| <= 1."""
     top = data_radius(augmented(case))
@@ -86,6 +87,7 @@ def affine_only_cases(draw: st.DrawFn, scale: float | None = 1.0 / math.sqrt(2.0
     return AugmentCase(x[:, None], np.where(x > cut, 1.0, -1.0), scale)
 
 
+@measures("+1 separable through 0 (w_svm re-checked exactly) / -1 not (solver infeasible or the re-check fails)")
 def separable_margin(case: AugmentCase) -> Margin:
     """LT-K (b): the (augmented) data are separable through the origin: +1 when verify's max-margin solver returns w_svm
     and y_j <w_svm, x_j> > 0 re-checks exactly (Fractions of the floats), -1 when the solver finds the LP infeasible
@@ -128,6 +130,7 @@ def symmetric_cases(draw: st.DrawFn, scale: float | None = 1.0 / math.sqrt(2.0))
     return AugmentCase(ds.X, ds.y, scale)
 
 
+@measures("antipodal mismatch max_j min_i ||x_j + x_i|| / B minus the audit's 1e-12 (dimensionless)")
 def asymmetry_margin(case: AugmentCase) -> Margin:
     """LT-K (d): the (augmented) data are NOT antipodal: antipodal_mismatch - 1e-12 > 0 (the audit's tolerance);
     after augmentation the last coordinates 1/sqrt 2 of x~ and -x~' never match, mismatch >= sqrt 2 / B."""

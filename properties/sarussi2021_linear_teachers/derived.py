@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.dynamics.field import NetworkField
 from verify.scenarios import SEEDS
 
@@ -61,6 +61,7 @@ def teacher_states(draw: st.DrawFn, reading: str, noise: Sequence[float] = (0.0,
     return StateCase(ds.X, ds.y, W, alpha, reading)
 
 
+@measures("worst of -|engine 2<W, W'> - (2/n) sum c(q) q| and, under the premise, that rate (units of d||W||^2/dt)")
 def norm_rate_margin(case: StateCase) -> Margin:
     """LT-X7: along GF, d||W||^2/dt = 2 <W, -grad L_S> = (2/n) sum_j c(q_j) q_j (Euler), the field taken from the
     engine (verify.dynamics.field, summed loss / n); and the rate is > 0 when every q_j > 0 (``reading`` "all") or,
@@ -105,6 +106,7 @@ X7_MEAN = planted_claim(
 
 # ---------------------------------------------------------------- LT-X8: gamma~ <= gamma-bar
 
+@measures("gamma-bar - gamma~ (planted '>=' reading: gamma~ - gamma-bar), normalised-margin units")
 def smoothed_margin_gap(case: StateCase) -> Margin:
     """LT-X8: gamma-bar - gamma~ >= 0 where n L_S < log 2 (``reading`` "<="); the planted ">=" asserts
     gamma~ - gamma-bar >= 0. Equality for n = 1. Vacuous where n L_S >= log 2 (gamma~ undefined)."""
@@ -176,6 +178,7 @@ def first_sign_change(W: np.ndarray, D: np.ndarray, X: np.ndarray) -> float:
     return float(np.min(-P[crossing] / V[crossing])) if np.any(crossing) else math.inf
 
 
+@measures("-max_j |q_j - its linear formula| along the segment, relative to the pre-activation scale")
 def nar_linearity_margin(case: SegmentCase) -> Margin:
     """LT-X9: with a_j^+ = 1 if s+_j > 0 else alpha (and a_j^- from s-), q_j(W) = y_j (sum_i a_j^+ <w_i, x_j> -
     sum_i a_j^- <u_i, x_j>), and q_j(W + t D) = q_j(W) + t y_j (sum_i a_j^+ <d_i, x_j> - sum_i a_j^- <e_i, x_j>) at
@@ -248,6 +251,7 @@ def bound_cases(draw: st.DrawFn, constant: str = "sqrt(2k)") -> BoundCase:
     return BoundCase(ds.X, ds.y, W, alpha, constant)
 
 
+@measures("worst of 1 - max_j q_j / (C B ||W||) (dimensionless) and L_S - l(C B ||W||) (loss units)")
 def margin_bound_margin(case: BoundCase) -> Margin:
     """LT-X10: 1 - max_j q_j / (C B ||W||) and the loss floor L_S - l(C B ||W||) (C = sqrt(2k), or the planted 1)."""
     k = case.W.shape[0] // 2

@@ -182,7 +182,7 @@ def _intervals_with_events(tr: Trace, rows: range | None = None) -> np.ndarray:
 
 def _margin(parts: list[Margin], note: str) -> Margin:
     out = worst(parts)
-    return Margin(out.value, out.error, f"{note}; {out.note}", vacuous=out.vacuous, ratio=out.ratio)
+    return Margin(out.value, out.error, f"{note}; {out.note}", vacuous=out.vacuous, ratio=out.ratio, site=out.site)
 
 
 # --- scenarios ----------------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from verify.audit import audit
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.scenarios import SEEDS
@@ -73,6 +73,7 @@ class EmptinessCase:
     closed: bool = False
 
 
+@measures("floor - max(Gamma_A, Gamma_B) (units of ||x||); -1: w = 0 is an exact witness in A_0")
 def emptiness_margin(case: EmptinessCase) -> Margin:
     """A_gamma = B_gamma = empty for all gamma > g iff max(Gamma_A, Gamma_B) <= g: value g - max(Gamma_A, Gamma_B),
     error GAMMA_TOL (the QPs' accuracy). With gamma = g included (``closed``) and g <= 0, w = 0 is an exact witness
@@ -101,9 +102,7 @@ P7_L61 = paper_claim(
     statement="PLANTED: Lemma 6.1 with gamma = 0 allowed (A_0 = B_0 = empty on antipodal data); w = 0 is in A_0 exactly",
     check=emptiness_margin,
     over=st.builds(EmptinessCase, symmetric_sets(), st.just(0.0), st.just(True)),
-    expected=Verdict.REFUTED,
-    assumptions=SYM_HYP,
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=SYM_HYP, tags=("planted",),
 )
 
 P8_L61 = paper_claim(
@@ -113,9 +112,7 @@ P8_L61 = paper_claim(
               "Figure 9's outlier set); Gamma_A or Gamma_B > 0 there",
     check=emptiness_margin,
     over=st.builds(EmptinessCase, asymmetric_sets()),
-    expected=Verdict.REFUTED,
-    assumptions=("drops the antipodal hypothesis",),
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=("drops the antipodal hypothesis",), tags=("planted",),
 )
 
 
@@ -140,6 +137,7 @@ def grid_misclassifying_margins(X: np.ndarray, y: np.ndarray, grid: int = GRID) 
     return one(X[y > 0], X[y < 0]), one(X[y < 0], X[y > 0])
 
 
+@measures("worst of the audit's exact flag (+1 / -1), max Gamma - 1e-9, grid-vs-QP Gamma slacks (units of ||x||)")
 def flagged_margin(ds: Dataset) -> Margin:
     """The audit's Lemma 6.1 test flags ``ds`` (its antipodal finding fails: mismatch / B > 1e-12), its Thm 6.2 hyp. 4
     row reports A_gamma != empty for small gamma (max(Gamma_A, Gamma_B) > GAMMA_TOL), and in 2-D the grid path agrees
@@ -176,9 +174,7 @@ P8_FLAG_TWIN = paper_claim(
               "must not",
     check=flagged_margin,
     over=symmetric_sets(),
-    expected=Verdict.REFUTED,
-    assumptions=SYM_HYP,
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=SYM_HYP, tags=("planted",),
 )
 
 
@@ -241,6 +237,7 @@ def nar_cases(draw: st.DrawFn, factor: float = 1.0, sqrt_k: bool = True, tight_o
                    f"{spread:g}, k {k}", factor, sqrt_k)
 
 
+@measures("worst of (bound - q_j) / (alpha ||x_j|| ||W||) at inactive points and exact activation / PAR tests (+1/-1)")
 def x3_margin(case: NarCase) -> Margin:
     """LT-X3 on one W: (1) q_j <= f alpha ||x_j|| sum ||u^(i)|| and q_j <= f alpha sqrt(k) ||x_j|| ||W|| at every
     positive point no + neuron activates (and symmetrically), value (bound - q_j) / (alpha ||x_j|| ||W||), ratio
@@ -262,7 +259,8 @@ def x3_margin(case: NarCase) -> Margin:
                                 (case.factor * ALPHA * root * xn[j] * norm_w, "sqrt(k) ||W||" if case.sqrt_k else "||W||")):
                 parts.append(Margin((bound - q[j]) / unit, ROUNDING * (abs(bound) + abs(q[j])) / unit,
                                     f"x_{j} inactive for its class: q_j = {q[j]:.6g} vs {case.factor:g} alpha ||x_j|| "
-                                    f"{what} = {bound:.6g} ({case.label})", ratio=max(0.0, q[j] / bound)))
+                                    f"{what} = {bound:.6g} ({case.label})", ratio=max(0.0, q[j] / bound),
+                                    site={"i": int(j)}))
     threshold = case.factor * ALPHA * root * Q.data_radius(X)
     gamma_bar = float(np.min(q)) / norm_w
     if gamma_bar > threshold:
@@ -295,9 +293,7 @@ P17_HALF = paper_claim(
               "(u^(i) = -c x^_j) reaches twice that",
     check=x3_margin,
     over=nar_cases(factor=0.5, tight_only=True),
-    expected=Verdict.REFUTED,
-    assumptions=X3_HYP,
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=X3_HYP, tags=("planted",),
 )
 
 P17_ROOT = paper_claim(
@@ -307,9 +303,7 @@ P17_ROOT = paper_claim(
               "- neurons reaches sqrt(k) times that",
     check=x3_margin,
     over=nar_cases(sqrt_k=False, tight_only=True),
-    expected=Verdict.REFUTED,
-    assumptions=X3_HYP,
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=X3_HYP, tags=("planted",),
 )
 
 
@@ -331,6 +325,7 @@ def solution_error(kkt: float | None, *others: float | None) -> float:
     return 10.0 * math.sqrt(sum(e for e in (kkt, *others) if e is not None)) + 1e-9
 
 
+@measures("-max(relative distance of (w~, u~) to (w_svm, -w_svm) / (1 + alpha), 1 - cos(w~ - u~, w_svm))")
 def symmetric_solution_margin(case: QpCase) -> Margin:
     """LT-X4: (w~, u~) = (w_svm, -w_svm) / (1 + alpha) and w~ - u~ parallel to w_svm. Value -max(relative distance,
     1 - cos(w~ - u~, w_svm)); error from both solvers' KKT residuals (:func:`solution_error`)."""
@@ -364,14 +359,13 @@ P11_SVM = paper_claim(
               "w~ along (0.849, 0.528))",
     check=symmetric_solution_margin,
     over=st.builds(QpCase, asymmetric_sets()),
-    expected=Verdict.REFUTED,
-    assumptions=("drops the antipodal hypothesis",),
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=("drops the antipodal hypothesis",), tags=("planted",),
 )
 
 
 # --- LT-X5: the QP's solution lies in the PAR ----------------------------------------------------------------------
 
+@measures("worst of gamma_max^PAR (normalised margin) and, antipodal data, -|gamma_max^PAR - gamma_S / sqrt(2k)|")
 def par_consistency_margin(case: QpCase) -> Margin:
     """LT-X5: gamma_max^PAR = min_j min(y_j <w~, x_j>, -y_j <u~, x_j>) / Z > 0 (value, ratio-free); on antipodal data
     also gamma_max^PAR = gamma_S / sqrt(2k) (w~ = w_svm / (1 + alpha), min_j y_j <w_svm, x_j> = 1)."""
@@ -406,7 +400,5 @@ P10_X5 = paper_claim(
     check=par_consistency_margin,
     over=st.builds(QpCase, st.builds(D.asymmetric_gaussians, st.sampled_from((30, 50)), st.just(0.3),
                                      st.sampled_from((0, 3, 4, 6))), st.integers(1, 5)),
-    expected=Verdict.REFUTED,
-    assumptions=("drops hyp. 4 (asymmetric data)",),
-    tags=("planted",),
+    expected=Verdict.REFUTED, assumptions=("drops hyp. 4 (asymmetric data)",), tags=("planted",),
 )

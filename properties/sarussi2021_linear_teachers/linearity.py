@@ -29,7 +29,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import SEEDS
 
 from properties.sarussi2021_linear_teachers._shared import exact_margin, worst
@@ -67,6 +67,7 @@ class LinearityCase:
     reading: str = "iff"
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic)")
 def output_linearity_margin(case: LinearityCase) -> Margin:
     """Where the reading predicts a linear output: N(x1 + x2) = N(x1) + N(x2) on every pair, and N = k (1 + alpha)
     <w-bar, x> (u-bar = -w-bar) or 0 (u-bar = w-bar); elsewhere some pair is not additive. Pairs: the drawn ones and
@@ -106,9 +107,7 @@ I51 = static_claim(
     statement="A perfectly clustered net's output N = k (sigma(<w-bar, x>) - sigma(<u-bar, x>)) is piecewise linear and "
               "a linear function iff u-bar = w-bar (N = 0) or u-bar = -w-bar (N = k (1 + alpha) <w-bar, x>): exact "
               "additivity there, an exact pair with N(x1 + x2) != N(x1) + N(x2) otherwise",
-    check=output_linearity_margin,
-    over=linearity_cases(),
-    assumptions=(LEAKY,),
+    check=output_linearity_margin, over=linearity_cases(), assumptions=(LEAKY,),
 )
 
 P_I51 = planted_claim(
@@ -136,6 +135,7 @@ def dead_zone_point(net: ExactNet, extra: Vec) -> Vec | None:
     return None
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic)")
 def dead_zone_margin(case: Case) -> Margin:
     """At a dead-zone point x of a perfectly clustered net (both means <= 0 on x, g != 0, so Theorem 5.1's premise
     holds with r = 0): sign N(x) != sign g, i.e. the theorem fails there (alpha = 0: N = 0). Vacuous where no such point
@@ -167,8 +167,7 @@ I52 = static_claim(
     statement="Theorem 5.1 is not true for ReLU: for alpha = 0 every perfectly clustered net whose means are not "
               "antiparallel has x with <w-bar, x>, <u-bar, x> <= 0 and <w-bar - u-bar, x> != 0 (the premise holds, r = 0) "
               "where N(x) = 0; Fig. 5 (b): k = 1, w = (1, 0), u = (0, 1), x = (-1, -2)",
-    check=dead_zone_margin,
-    over=st.one_of(st.just(figure5("b")), dead_zone_cases()),
+    check=dead_zone_margin, over=st.one_of(st.just(figure5("b")), dead_zone_cases()),
     assumptions=("alpha = 0 (ReLU): the activation the theorem excludes",),
 )
 
@@ -177,9 +176,7 @@ P_I52 = planted_claim(
     id="P-I52-leaky", node="I5", uses=("T51", "C61", "LEAKY"),
     statement="PLANTED: the ReLU failure carries over to alpha > 0: at the dead-zone point sign N != sign g; Fig. 5 (a): "
               "N = alpha (x1 - x2) has the sign of g there",
-    check=dead_zone_margin,
-    over=st.one_of(st.just(figure5("a")), dead_zone_cases(alphas())),
-    assumptions=(LEAKY,),
+    check=dead_zone_margin, over=st.one_of(st.just(figure5("a")), dead_zone_cases(alphas())), assumptions=(LEAKY,),
 )
 
 # ---------------------------------------------------------------------------------------------- LT-I53, P14
@@ -209,6 +206,7 @@ class SplitCase:
         return add(tuple(lam * v for v in self.c1), self.c2, mu)
 
 
+@measures("+1 holds / -1 violated (exact decision, rational arithmetic); worst of the four parts")
 def split_cluster_margin(case: SplitCase) -> Margin:
     """(i) N = 0 on both rays x1 (<c1, x> = alpha, <c2, x> = -1) and x2 (-1, alpha); (ii) x1, x2 not antipodal (a
     kinked boundary); (iii) Theorem 5.1's premise fails at x1 and x2; (iv) when the reading's hypothesis allows it
@@ -250,9 +248,7 @@ I53 = static_claim(
     statement="Two tight clusters that are both + neurons (m copies of c1, of c2, - neurons 0, <c1, c2> <= 0; sheet: "
               "(1, 0), (0, 1)): N = 0 on the non-antipodal rays <c1, x> = -alpha <c2, x> and <c2, x> = -alpha <c1, x> "
               "(a kinked boundary), and Theorem 5.1 is vacuous: 4 r^2 >= ||w-bar - u-bar||^2",
-    check=split_cluster_margin,
-    over=st.one_of(st.just(SHEET_SPLIT), split_cases()),
-    assumptions=(LEAKY,),
+    check=split_cluster_margin, over=st.one_of(st.just(SHEET_SPLIT), split_cases()), assumptions=(LEAKY,),
 )
 
 P14_I53 = planted_claim(
@@ -308,6 +304,7 @@ def sphere(n: int, d: int, seed: int) -> np.ndarray:
     return Z / np.linalg.norm(Z, axis=1, keepdims=True)
 
 
+@measures("claimed share's distance inside its exact Clopper-Pearson interval (probability; d = 2: also 1e-12 - gap)")
 def share_margin(case: ShareCase) -> Margin:
     """P(|cos(x, e1)| <= tau) over DIRECTIONS seeded directions: the claimed value must lie in the exact two-sided
     interval of level LEVEL; d = 2: I_{tau^2}(1/2, 1/2) = (2/pi) arcsin tau within 1e-12."""
@@ -332,9 +329,7 @@ X52 = static_claim(
     statement=f"For x uniform on S^(d-1), P(|cos(x, e)| <= tau) = I_(tau^2)(1/2, (d-1)/2) (quantities.nonlinear_share); "
               f"Monte Carlo with {DIRECTIONS} seeded directions inside its exact {1 - LEVEL:.6f} interval; d = 2: "
               "(2/pi) arcsin tau",
-    check=share_margin,
-    over=share_cases(),
-    tags=("pointwise", "statistical"),
+    check=share_margin, over=share_cases(), tags=("pointwise", "statistical"),
     meta={"budget": {"ci": 6}},
 )
 
@@ -342,9 +337,7 @@ P_X52 = planted_claim(
     "LT-X52 with I_tau in place of I_(tau^2) (a mis-transcribed share)",
     id="P-X52-tau", node="X52", uses=("T51",),
     statement="PLANTED: P(|cos(x, e)| <= tau) = I_tau(1/2, (d-1)/2): the Monte Carlo frequency falls outside its interval",
-    check=share_margin,
-    over=share_cases("tau"),
-    tags=("pointwise", "statistical", "planted"),
+    check=share_margin, over=share_cases("tau"), tags=("pointwise", "statistical", "planted"),
     meta={"budget": {"ci": 6}},
 )
 
@@ -357,6 +350,7 @@ class ConeCase:
     seed: int
 
 
+@measures("tau - the largest |cos(x, w-bar - u-bar)| over sampled directions with sign N != sign g")
 def cone_margin(cone: ConeCase) -> Margin:
     """Sampled directions x (float64, network.output): every x with sign N != sign <w-bar - u-bar, x> (both beyond
     1e-12 of their scale) lies in the cone |cos(x, w-bar - u-bar)| <= tau = c r / ||w-bar - u-bar|| (slack 1e-9).
@@ -396,8 +390,7 @@ X52_CONE = static_claim(
     check=cone_margin,
     over=st.builds(ConeCase, st.one_of(cluster_cases(), near_sharp_nets(5).map(lambda case: replace(case, c=TWO))),
                    SEEDS),
-    assumptions=(LEAKY,),
-    tags=("pointwise", "static", "float64"),
+    assumptions=(LEAKY,), tags=("pointwise", "static", "float64"),
 )
 
 P2_X52_CONE = planted_claim(

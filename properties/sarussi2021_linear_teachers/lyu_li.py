@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.verdicts import Verdict
@@ -28,6 +28,7 @@ from properties.sarussi2021_linear_teachers.flow_runs import (ALWAYS, GD_MARGIN_
 
 # --- Assumption 6.1 / (B4) ------------------------------------------------------------------------------------------
 
+@measures("min over samples t >= t0 of gamma-bar = min_j q_j / ||W|| (normalised margin)")
 def separable_after_t0(run: Any) -> Margin:
     """LT-A61 / LT-EB4: a first sample t0 with n L_S < log 2 exists (else vacuous) and min_j q_j(t) / ||W(t)|| > 0 at
     every sample t >= t0. Mutation MEAN_THRESHOLD (sheet 5.1): t0 read as the first L_S < log 2 (the factor n lost)."""
@@ -37,7 +38,9 @@ def separable_after_t0(run: Any) -> Margin:
         return Margin(0.0, 0.0, f"n L_S >= log 2 up to T = {tr.t[-1]:.3g} (vacuous)", vacuous=True)
     gbar = tr.q[i0:].min(axis=1) / tr.norms[i0:]
     B = float(np.max(np.linalg.norm(tr.X, axis=1)))
-    return Margin(float(np.min(gbar)), 1e-12 * B, f"t0 = {tr.t[i0]:.3g}: min_(t >= t0) gamma-bar = {np.min(gbar):.3g}")
+    s = int(np.argmin(gbar))  # the sample and point where the normalised margin is least
+    return Margin(float(np.min(gbar)), 1e-12 * B, f"t0 = {tr.t[i0]:.3g}: min_(t >= t0) gamma-bar = {np.min(gbar):.3g}",
+                  site={"t": float(tr.t_engine[i0 + s]), "i": int(np.argmin(tr.q[i0 + s]))})
 
 
 A61 = paper_claim(
@@ -73,6 +76,7 @@ A61_MEAN = paper_claim(
 
 # --- LT-IMP-A7: the smoothed margin is non-decreasing after t0 ----------------------------------------------------
 
+@measures("worst of the gamma~ step between samples, gamma-bar - gamma~ (normalised margin), relative ||W|| step")
 def smoothed_margin_monotone(run: Any) -> Margin:
     """LT-IMP-A7 after t0: gamma~ non-decreasing between samples (GF: error 10 rtol (1 + |log n L_S|) / ||W|| + 10 rtol
     gamma~; GD: GD_MARGIN_STEP per step, sheet 6), gamma~ <= gamma-bar (LT-X8), ||W|| non-decreasing."""
@@ -88,7 +92,8 @@ def smoothed_margin_monotone(run: Any) -> Margin:
         err = np.full(len(g) - 1, GD_MARGIN_STEP)
     j = int(np.argmin(np.diff(g) + err))
     parts = [Margin(float(np.diff(g)[j]), float(err[j]), f"worst step of gamma~: {np.diff(g)[j]:.3g} at t = "
-                    f"{tr.t[i0 + j + 1]:.4g} (gamma~ {g[0]:.3g} -> {g[-1]:.3g})"),
+                    f"{tr.t[i0 + j + 1]:.4g} (gamma~ {g[0]:.3g} -> {g[-1]:.3g})",
+                    site={"t": float(tr.t_engine[i0 + j + 1])}),
              Margin(float(np.min(gbar - g)), 1e-12 * float(np.max(np.abs(gbar))), "gamma~ <= gamma-bar"),
              Margin(float(np.min(np.diff(tr.norms[i0:]) / tr.norms[i0 + 1:])), tr.tol, "||W|| non-decreasing")]
     return _margin(parts, f"{tr.algorithm}, t0 = {tr.t[i0]:.3g}")
@@ -128,6 +133,7 @@ P12 = paper_claim(
 
 # --- LT-X6 / LT-X7 along GF ---------------------------------------------------------------------------------------
 
+@measures("worst of min (dF/dt - floor) / (dF/dt) (relative) and F(b) - F(a) - integral bound (units of F)")
 def teacher_correlation_grows(run: Any) -> Margin:
     """LT-X6 (GF, paper time): with w* = w_svm (y_j <w*, x_j> >= 1), F = <W, W*> has dF/dt = (1/n) sum_j c_j y_j
     <w*, x_j> sum_i (sigma'(<w_i, x_j>) + sigma'(<u_i, x_j>)) >= (2 k alpha / n) sum_j c(q_j) at every sample, and
@@ -148,10 +154,12 @@ def teacher_correlation_grows(run: Any) -> Margin:
     lower = np.diff(tr.t) * 2.0 * k * a * -np.expm1(-tr.nL[1:]) / n
     err = tr.tol * (np.abs(F[1:]) + tr.norms[1:] * math.sqrt(2 * k) * float(np.linalg.norm(w_star)))
     j = int(np.argmin(np.diff(F) - lower + err))
+    s = int(np.argmin((dF - bound) / dF))
     parts = [Margin(float(np.min((dF - bound) / dF)), 1e-12, "dF/dt >= (2 k alpha / n) sum c(q_j)",
-                    ratio=float(np.max(bound / dF))),
+                    ratio=float(np.max(bound / dF)), site={"t": float(tr.t_engine[s])}),
              Margin(float(np.diff(F)[j] - lower[j]), float(err[j]), f"F(b) - F(a) >= integral bound (worst at t = "
-                    f"{tr.t[j + 1]:.3g})", ratio=float(np.max(lower / np.maximum(np.diff(F), 1e-300))))]
+                    f"{tr.t[j + 1]:.3g})", ratio=float(np.max(lower / np.maximum(np.diff(F), 1e-300))),
+                    site={"t": float(tr.t_engine[j + 1])})]
     return _margin(parts, f"GF, w* = w_svm, slope constant {a:g}")
 
 
@@ -181,6 +189,7 @@ def _simpson(h1: float, h2: float, f0: float, f1: float, f2: float) -> float:
     return s / 6.0 * ((2.0 - h2 / h1) * f0 + s * s / (h1 * h2) * f1 + (2.0 - h1 / h2) * f2)
 
 
+@measures("worst of -|Simpson residual of the ||W||^2 identity| / ||W||^2 and the relative ||W|| step (dimensionless)")
 def norm_growth(run: Any) -> Margin:
     """LT-X7 (GF, paper time): d||W||^2/dt = (2/n) sum_j c(q_j) q_j, checked in integral form on consecutive sample
     triples without events (Simpson; error QUADRATURE_SAFETY x the largest |Simpson - trapezoid| of the triple and its
@@ -212,7 +221,7 @@ def norm_growth(run: Any) -> Margin:
     growth = np.diff(tr.norms[i0:]) / tr.norms[i0 + 1:]
     j = int(np.argmin(growth))
     monotone = Margin(float(growth[j]), tr.tol, f"||W|| non-decreasing from t = {tr.t[i0]:.3g} (worst at t = "
-                      f"{tr.t[i0 + j + 1]:.3g})")
+                      f"{tr.t[i0 + j + 1]:.3g})", site={"t": float(tr.t_engine[i0 + j + 1])})
     return _margin([identity, monotone] if not identity.vacuous else [monotone], "GF")
 
 

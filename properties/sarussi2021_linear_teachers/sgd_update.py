@@ -20,7 +20,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.special import expit
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.errors import NumericalError
 from verify.scenarios import SEEDS, Scenario
@@ -195,6 +195,7 @@ def p4_scenarios() -> st.SearchStrategy[Scenario]:
 
 # --- LT-D4: the engine's step is the paper's update ----------------------------------------------------------
 
+@measures("-|engine step - explicit update| at the worst entry, relative to the step's largest entry (0 at best)")
 def explicit_update(run: Any) -> Margin:
     """LT-D4: W_t = W_{t-1} + the explicit update of sheet 1.4 (factor 1; the planted "mean" reading: factor 1/n),
     entrywise within 1e-12 s + 4u (|W_{t-1}| + |engine step|), s the step's largest entry (value -gap / s, at the
@@ -209,7 +210,8 @@ def explicit_update(run: Any) -> Margin:
     t, i, j = np.unravel_index(int(np.argmax((gap - err) / scale)), gap.shape)
     return Margin(-float(gap[t, i, j] / scale[t, 0, 0]), float(err[t, i, j] / scale[t, 0, 0]),
                   f"worst entry: step {t + 1}, row {i}, coordinate {j}: |engine - explicit| / |step| = "
-                  f"{gap[t, i, j] / scale[t, 0, 0]:.3g} over {S.order.size} steps (update factor {factor:g} eta)")
+                  f"{gap[t, i, j] / scale[t, 0, 0]:.3g} over {S.order.size} steps (update factor {factor:g} eta)",
+                  site={"t": float(run.times[t + 1]), "j": int(i)})
 
 
 D4 = paper_claim(
@@ -237,6 +239,7 @@ D4_MEAN = paper_claim(
 
 # --- LT-X6: F = <W, W*> strictly increases (SGD steps and GF) ------------------------------------------------
 
+@measures("least rise of F = <W, W*> per step / sample interval, or dF/dt minus its floor (units of F); -1: null step")
 def teacher_correlation_increases(run: Any) -> Margin:
     """LT-X6: F(W_t) - F(W_{t-1}) > 0 at every SGD step (value the increase, error sheet 6's tolerance; a step whose
     slopes are all exactly 0 has the exact update 0: an exact violation). Along GF: F(t_{i+1}) > F(t_i) between
@@ -252,22 +255,26 @@ def teacher_correlation_increases(run: Any) -> Margin:
             if not np.array_equal(S.W[dead[0] + 1], S.W[dead[0]]):
                 raise NumericalError("the engine moved W at a step whose exact update is 0 (every slope 0)")
             return Margin(-1.0, 0.0, f"step {dead[0] + 1}: every slope sigma' is exactly 0 (alpha = {S.alpha:g}), the "
-                                     f"update is exactly 0 and F(W_t) = F(W_(t-1)) = {S.F[dead[0]]:.6g}")
+                                     f"update is exactly 0 and F(W_t) = F(W_(t-1)) = {S.F[dead[0]]:.6g}",
+                          site={"t": float(run.times[dead[0] + 1])})
         t = int(np.argmin(rise + tol))
         return Margin(float(rise[t]), float(tol[t]), f"smallest increase: step {t + 1}, F(W_t) - F(W_(t-1)) = "
-                                                     f"{rise[t]:.3g} over {rise.size} steps")
+                                                     f"{rise[t]:.3g} over {rise.size} steps",
+                      site={"t": float(run.times[t + 1])})
     W, alpha, X, y, n = run.W, run.scenario.alpha, run.X, run.y, run.X.shape[0]
     k = W.shape[1] // 2
     F = (W @ w_star) @ N.second_layer(k)
     tol = STEP_TOL * (1.0 + np.abs(F) + np.einsum("tkd,tkd->t", W, W))
     parts = [Margin(float(F[t] - F[t - 1]), float(max(tol[t], tol[t - 1])),
-                    f"F(t_{t}) - F(t_{t - 1}) = {F[t] - F[t - 1]:.3g}") for t in range(1, W.shape[0])]
+                    f"F(t_{t}) - F(t_{t - 1}) = {F[t] - F[t - 1]:.3g}", site={"t": float(run.times[t])})
+             for t in range(1, W.shape[0])]
     for t, Wt in enumerate(W):
         c = expit(-N.margins(Wt, X, y, alpha))
         rate = float(np.sum(c * y * (X @ w_star) * N.slope(X @ Wt.T, alpha).sum(axis=1))) / n
         floor = 2.0 * k * alpha * float(np.sum(c)) / n
         parts.append(Margin(rate - floor, STEP_TOL * (1.0 + abs(rate)),
-                            f"sample {t}: dF/dt = {rate:.4g} >= 2 k alpha sum c / n = {floor:.4g}"))
+                            f"sample {t}: dF/dt = {rate:.4g} >= 2 k alpha sum c / n = {floor:.4g}",
+                            site={"t": float(run.times[t])}))
     return worst(parts)
 
 

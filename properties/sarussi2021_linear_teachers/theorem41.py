@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.errors import NumericalError
 from verify.scenarios import SEEDS, Scenario
@@ -137,6 +137,7 @@ def stuck_margin(run: Any, eps: float) -> Margin:
                                             f"eps = {eps:g}")
 
 
+@measures("min((eps - max_j l) / eps, 1 - t / M(eps)) at the first clean epoch (relative); -1: none within M(eps)")
 def theorem41(run: Any) -> Margin:
     """LT-T41 (strong form): the first clean epoch T* (every sampled l < eps') ends at t = n T* <= M(eps) with
     max_j l(y_j N(x_j)) < eps; value min((eps - max l) / eps, 1 - t / M), ratio t / M. No clean epoch within a budget
@@ -203,6 +204,7 @@ I41_STEP = paper_claim(
 
 # --- LT-P41i, Eqs. (25)-(27): the loss at the end of a clean epoch ----------------------------------------------
 
+@measures("min(relative slack of the Lipschitz chain for l_j, (eps - max_j l) / eps) at the clean epoch's end")
 def clean_epoch_end(run: Any) -> Margin:
     """LT-P41i: at the end of the first clean epoch (every sampled l < eps'; the planted "eps" reading: l < eps), for
     every j, l(y_j N(x_j)) <= l_j at its sampling time + 2 k eta ||x_j|| sum_{tau after j} c_tau ||x_tau|| (l is
@@ -230,8 +232,10 @@ def clean_epoch_end(run: Any) -> Margin:
     worst_loss = float(np.max(end))
     note = (f"clean epoch T* = {found.epoch} (threshold {threshold:.3g}): max_j l at its end = {worst_loss:.4g} vs "
             f"eps = {eps:g}; chain slack {slack[t]:.3g} at point {sampled[t]}")
-    return Margin(min(float(slack[t]) / max(float(chain[t]), 1e-300), (eps - worst_loss) / eps), LOSS_RTOL, note,
-                  ratio=worst_loss / eps)
+    chain_slack = float(slack[t]) / max(float(chain[t]), 1e-300)
+    point = sampled[t] if chain_slack <= (eps - worst_loss) / eps else np.argmax(end)  # the part that decides
+    return Margin(min(chain_slack, (eps - worst_loss) / eps), LOSS_RTOL, note, ratio=worst_loss / eps,
+                  site={"i": int(point)})
 
 
 P41I = paper_claim(
@@ -280,6 +284,7 @@ def with_replacement(draw: st.DrawFn) -> SampledOrder:
     return SampledOrder(np.random.default_rng(draw(SEEDS)).integers(0, n, 3 * n), n, "with replacement")
 
 
+@measures("+1 every epoch is a permutation of the n points / -1 not (exact decision)")
 def epoch_permutations(value: Any) -> Margin:
     """LT-D4 epochs: every full epoch of the order (n consecutive steps) visits each point exactly once (exact)."""
     if isinstance(value, SampledOrder):
@@ -351,6 +356,7 @@ def no_teacher_scenarios(draw: st.DrawFn, **params: Any) -> Scenario:
     return sgd_draw(draw, ds, (1, 3), (0.2, 0.5), (0.1, 1.0), (0.1, 1.0), **params)
 
 
+@measures("worst of the audit's exact flag (+1 / -1) and (min_t L_S - loss floor) / floor (relative)")
 def no_teacher(run: Any) -> Margin:
     """P6 / P13: the audit finds no teacher through 0 (exact) and L_S(W_t) >= :func:`loss_floor` at every SGD step
     (value (min_t L_S - floor) / floor). The planted reading "conclusion" asserts Theorem 4.1's conclusion instead:
@@ -388,5 +394,5 @@ P6_NO_TEACHER = paper_claim(
               "False: every W has L_S >= the floor (l7 for conflicting duplicates, the 1-D minimum for P13)",
     check=no_teacher, over=no_teacher_scenarios(variant="conclusion"), horizon=SC.epochs_horizon(5), backend="gd",
     spacing="steps", expected=Verdict.REFUTED, assumptions=("drops LT-D1",), tags=("planted", "sgd"),
-    meta={"budget": {"ci": 4}},
+    meta={"budget": {"ci": 4}, "margin_unit": "(eps - min_t L_S) / eps, eps = half the data's loss floor (relative)"},
 )

@@ -12,7 +12,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from verify.claims.direct import symbolic_claim
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.symbolic import ClaimSpec, prove_identity, prove_nonneg_symbolic
 from verify.symbolic.result import Claim as Texts, SymbolicResult, proved
 from verify.verdicts import Verdict
@@ -26,6 +26,7 @@ from properties.sarussi2021_linear_teachers.exact_network import (LEAKY, ONE, P1
 # ---------------------------------------------------------------------------------------------- Theorem 5.1, LT-X51
 
 
+@measures("min(1, sign(g) N / (k |g|)) if sign N = sign g, else -1 (exact; g = <w-bar - u-bar, x>)")
 def linear_regime_margin(case: Case) -> Margin:
     """Theorem 5.1 with constant c: g^2 > c^2 r^2 ||x||^2 => sign N_W(x) = sign g (N != 0); vacuous outside the premise.
     ratio = c r ||x|| / |g| (the premise's tightness)."""
@@ -129,6 +130,7 @@ def distinct_nonzero_rows(net: ExactNet) -> int:
     return len({row for row in net.plus + net.minus if any(row)})
 
 
+@measures("min(1, sign(g) N / (k |g|)) if sign N = sign g, else -1 (exact; g = <w-bar - u-bar, x>)")
 def clustered_sign_margin(case: Case) -> Margin:
     """Corollary 6.1: under the case's hypothesis ("perfectly clustered": all + rows equal and all - rows equal; the
     planted P14 reading "two clusters": the nonzero rows take at most two values), sign N(x) = sign g for the drawn x,

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.verdicts import Verdict
 
 from properties.sarussi2021_linear_teachers import network as N
@@ -33,6 +33,7 @@ from properties.sarussi2021_linear_teachers.flow_runs import (GD_DRIFT_RTOL, GF,
 
 # --- LT-X1: differences are conserved while the neurons of a type agree -------------------------------------------
 
+@measures("tol - the largest change of w_i - w_1 (u_i - u_1) over a gated interval, relative to ||W||")
 def differences_conserved(run: Any) -> Margin:
     """LT-X1: ||(w_i - w_1)(b) - (w_i - w_1)(a)|| <= tol max ||W|| on every sample pair (GF) or step (GD, SGD) where
     the + neurons agree in sign (GF: on every point at both ends, no crossing between; GD: on every point at the
@@ -43,7 +44,7 @@ def differences_conserved(run: Any) -> Margin:
     if tr.algorithm != "gf":
         steps = np.asarray(run.trajectory.stats["sample_steps"])
         consecutive = np.diff(steps) == 1
-    checked, drift = 0, 0.0
+    checked, drift, site = 0, 0.0, None
     for rows in (range(0, k), range(k, 2 * k)):
         sign = np.sign(np.einsum("snd,jd->sjn", tr.W[:, rows.start:rows.stop], tr.X))  # (S, n points, k)
         agree = np.all(sign == sign[..., :1], axis=2) & (sign[..., 0] != 0.0)  # (S, n)
@@ -60,12 +61,16 @@ def differences_conserved(run: Any) -> Margin:
             gate &= consecutive
         if gate.any():
             checked += int(gate.sum())
+            block = np.where(gate[:, None], rel[:, rows.start:rows.stop], -np.inf)
+            a, i = np.unravel_index(int(np.argmax(block)), block.shape)
+            if block[a, i] > drift:  # where the largest drift is: the interval's end, the neuron
+                site = {"t": float(tr.t_engine[a + 1]), "j": rows.start + int(i)}
             drift = max(drift, float(np.max(rel[gate][:, rows.start:rows.stop])))
     if checked == 0:
         return Margin(0.0, 0.0, "no interval with agreement", vacuous=True)
     what = "every interval (gate removed)" if not gated else "agreeing intervals"
     return Margin(tr.tol - drift, 0.0, f"{tr.algorithm}: {checked} {what}, max drift / ||W|| = {drift:.3g} "
-                  f"(tol {tr.tol:.1g})", ratio=drift / tr.tol)
+                  f"(tol {tr.tol:.1g})", ratio=drift / tr.tol, site=site)
 
 
 X1_GF = paper_claim(
@@ -103,6 +108,7 @@ P15_X1 = paper_claim(
 
 # --- Theorem 6.1: consistency on [t2, T] ----------------------------------------------------------------------------
 
+@measures("worst of (a) tol - drift of w_i - w_1 over ||W||, (b) relative steps of ||W||, r, r/||W||, (c) eps_KKT drop")
 def theorem61_consistent(run: Any) -> Margin:
     """LT-T61 on [max(t0, t2), T]: (a) LT-X1 since the window's start, ||D(t) - D(ts)|| <= tol ||W(t)|| (GF: 10 rtol;
     GD: 1e-10 (1 + ||W||)); (b) ||W|| non-decreasing, r constant, r / ||W|| non-increasing; (c) eps_KKT trends down
@@ -167,6 +173,7 @@ def exact_output_sign(W: np.ndarray, x: np.ndarray, alpha: float) -> tuple[int, 
     return (out > 0) - (out < 0), (lin > 0) - (lin < 0)
 
 
+@measures("worst of the exact sign test (+1 / -1), the least drop of rho and r(t2) / ||w-bar - u-bar|| - rho")
 def linear_boundary(run: Any) -> Margin:
     """LT-C62 on [max(t0, t2), T]: sign N_W(t)(x) = sign <w-bar - u-bar, x> for every sampled direction with |cos(x,
     w-bar - u-bar)| > 2 r(t2) / ||w-bar - u-bar|| (exact: float, then Fractions where |N| is within rounding of 0), rho
@@ -226,6 +233,7 @@ P9_C62 = paper_claim(
 
 # --- P9: the NAR detector ---------------------------------------------------------------------------------------
 
+@measures("+1 no NAR at T / -1 an NAR window found (exact decision of the detector)")
 def nar_absent(run: Any) -> Margin:
     """P9 (SKIP for Theorem 6.1): the NAR detector reports no final NAR window at T (hypothesis (ii) violated)."""
     tr = trace(run)

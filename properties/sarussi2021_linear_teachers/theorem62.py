@@ -34,7 +34,7 @@ import numpy as np
 from hypothesis import strategies as st
 from scipy.optimize import nnls
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS, Scenario
 from verify.verdicts import Verdict
@@ -92,6 +92,7 @@ def kernel_dual(X: np.ndarray, y: np.ndarray, alpha: float = ALPHA,
     return beta @ Q.par_rows(X, y, alpha), kkt, f"{int(np.sum(beta > 0))} support points"  # rows y_j phi(x_j, y_j)
 
 
+@measures("-||z_dual - z_QP|| / ||z_QP|| (relative distance); -1: the dual is unbounded or K not PSD (exact)")
 def dual_agreement_margin(case: QpCase) -> Margin:
     """The kernel dual (SVM view) and the primal QP (8) give the same z = (w~, u~): value -||z_dual - z_QP|| / ||z_QP||,
     error from both KKT residuals (:func:`solution_error`); an unbounded dual is a violation."""
@@ -213,6 +214,7 @@ def hypotheses_4(run: Any, gamma: float) -> tuple[bool, str]:
     return gamma > top, f"gamma = {gamma:.3g} vs max(Gamma_A, Gamma_B) = {top:.3g}"
 
 
+@measures("worst of the least normalised PAR margin on [t_a, T], cos - gamma-bar / gamma*_PAR and cos(T) - trend floor")
 def t62_margin(run: Any) -> Margin:
     """Theorem 6.2 on a GD run (module docstring): vacuous without t2 (final NAR window), t1 (gamma~ > alpha sqrt(k) B)
     or hypothesis 4, unless the scenario's ``drop`` removes H3 / H4 (a mutated statement). Parts: PAR margin >= 0 on
@@ -241,13 +243,16 @@ def t62_margin(run: Any) -> Margin:
     par = Q.par_svm(X, y, run.scenario.alpha)
     pred = par.limit(k)
     cos = np.einsum("thd,hd->t", W, pred) / r.norm
-    parts = [Margin(float(np.min(r.par_margin[start:])), 0.0, f"PAR margin on {window}, gamma = {gamma:.3g}; {h4_note}")]
+    least = start + int(np.argmin(r.par_margin[start:]))
+    parts = [Margin(float(np.min(r.par_margin[start:])), 0.0, f"PAR margin on {window}, gamma = {gamma:.3g}; {h4_note}",
+                    site={"t": float(run.times[least])})]
     inside = np.arange(start, len(t))[r.par[start:]]
     if inside.size:
         bridge = cos[inside] - r.gamma_bar[inside] / par.limit_margin(k)
         j = int(inside[np.argmin(bridge)])
         parts.append(Margin(float(np.min(bridge)), ROUNDING, f"bridge at step {t[j]:.0f}: cos {cos[j]:.6f} >= gamma-bar / "
-                            f"gamma*_PAR = {r.gamma_bar[j] / par.limit_margin(k):.6f}"))
+                            f"gamma*_PAR = {r.gamma_bar[j] / par.limit_margin(k):.6f}",
+                            site={"t": float(run.times[j])}))
     floor = min(COS_MIN, float(cos[start])) - TREND_TOL
     means = N.clusters(W[-1])
     parts.append(Margin(float(cos[-1]) - floor, 0.0, f"cos(W, W^_inf) {cos[start]:.6f} at step {t[start]:.0f} -> "
@@ -306,6 +311,7 @@ P10_T62 = paper_claim(
 )
 
 
+@measures("max(Gamma_A, Gamma_B) - gamma of the final NAR window (units of ||x||; >= 0: hyp. 4 flagged)")
 def h4_flag_margin(run: Any) -> Margin:
     """Theorem 6.2's hypothesis 4 reported violated on the run's final NAR window: value max(Gamma_A, Gamma_B) - gamma
     (>= 0: A_gamma or B_gamma is non-empty, so the theorem is skipped, not refuted), gamma half the window's least
