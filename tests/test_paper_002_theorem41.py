@@ -198,3 +198,19 @@ def test_obtuse_pair():
     ds = T.obtuse_pair(160.0)
     assert isinstance(ds, Dataset) and np.allclose(np.linalg.norm(ds.X, axis=1), 1.0)
     assert ds.X[0] @ ds.X[1] == pytest.approx(math.cos(math.radians(160.0)))
+
+
+def test_all_mistake_epochs_fails_with_an_inflated_progress_constant(monkeypatch):
+    """Teeth of LT-P41g: Eq. (20) with c_eps taken 10^4 x too large (each mistake epoch credited 10^4 x the progress
+    the proof allows) is violated on the small run on which the real bound holds. The bound is loose there: with the
+    real c_eps, a m_T - b stays below 0, and 1000x still leaves it at 0.62 of sqrt(b^2 + D T)."""
+    run = small_run()
+    assert holds(B.all_mistake_epochs(run))
+    real = Q.sgd_bound
+
+    def inflated(*args, **kw):
+        bound = real(*args, **kw)
+        return Q.SgdBound(bound.eps, bound.eps_prime, 1e4 * bound.c_eps, bound.T_max, bound.M)
+
+    monkeypatch.setattr(Q, "sgd_bound", inflated)
+    assert violated(B.all_mistake_epochs(run))

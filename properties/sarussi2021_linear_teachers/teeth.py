@@ -20,7 +20,13 @@ CAUGHT_BY: dict[str, tuple[str, ...]] = {
                                  "LT-X6-gf-integral", "LT-X6-gf-slope-one", "LT-X7", "LT-X7-gf", "P12-IMP-A7-gd50"),
 }  # measured at ci, seed 0; events-skip-crossing: no seed-002 claim noticed it
 
+# tests of make test that make a claim's check return a violation (verify.evidence.teeth.declaration_problems checks them)
+SHOWN_BY_TESTS: dict[str, tuple[str, ...]] = {
+    "tests/test_paper_002_theorem41.py::test_all_mistake_epochs_fails_with_an_inflated_progress_constant": ("LT-P41g",),
+}
+
 
 def attach(claims: Sequence[Claim]) -> None:
-    """Store every claim's teeth (planted claims sharing its check, mutants of ``CAUGHT_BY``) in ``meta``."""
-    teeth.attach(claims, CAUGHT_BY)
+    """Store every claim's teeth (planted claims sharing its check, mutants of ``CAUGHT_BY``, tests of
+    ``SHOWN_BY_TESTS``) in ``meta``."""
+    teeth.attach(claims, CAUGHT_BY, SHOWN_BY_TESTS)
