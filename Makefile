@@ -28,8 +28,12 @@ reference: venv
 test: venv
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2 --durations=15
 
+# The peer (heyoka.py) is the optional `bench` extra, not part of `make venv`:
+# `$(BIN)/pip install -e '.[bench]'`; without it bench_peer.py measures the project's side only.
 bench: venv
 	$(BIN)/python benchmarks/bench_gf.py
+	$(BIN)/python benchmarks/bench_peer.py
+	$(BIN)/python benchmarks/bench_search_throughput.py
 
 clean:
 	rm -rf $(VENV) .venv-newest .hypothesis .pytest_cache

@@ -1,0 +1,106 @@
+"""Smoke tests of benchmarks/bench_peer.py (the project side by side with heyoka.py).
+
+heyoka is an optional dependency (the ``bench`` extra): the tests that need it skip with that
+reason when it is not installed; the others check the benchmark without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "bench_peer.py"
+NO_HEYOKA = "heyoka not installed (optional: pip install -e '.[bench]')"
+
+
+def _load_module():
+    if "bench_peer" in sys.modules:
+        return sys.modules["bench_peer"]
+    spec = importlib.util.spec_from_file_location("bench_peer", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules["bench_peer"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _records(stdout: str) -> list[dict]:
+    records = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    assert records and all(r["bench"] == "bench_peer" for r in records)
+    return records
+
+
+def _run(*args: str, hide_heyoka: bool = False) -> list[dict]:
+    if hide_heyoka:  # a None entry in sys.modules makes `import heyoka` raise ImportError
+        code = f"import runpy, sys; sys.modules['heyoka'] = None; sys.argv = [{str(SCRIPT)!r}, *{list(args)!r}]; runpy.run_path({str(SCRIPT)!r}, run_name='__main__')"
+        cmd = [sys.executable, "-c", code]
+    else:
+        cmd = [sys.executable, str(SCRIPT), *args]
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return _records(res.stdout)
+
+
+def test_quick_prints_json_lines() -> None:
+    records = _run("--quick", "--only", "small,scaling,targets", "--repeat", "2")
+    by_name: dict[str, list[dict]] = {}
+    for r in records:
+        by_name.setdefault(r["name"], []).append(r)
+    assert {"setup", "peer", "scaling", "targets"} <= set(by_name)
+    peer = by_name["peer"][0]
+    assert peer["case"] == "small" and peer["project_wall_s"] > 0
+    if by_name["setup"][0]["heyoka"] is None:
+        assert peer["skipped"] == "heyoka not installed"
+    else:
+        assert peer["events_identical"] and peer["project_crossings"] == peer["heyoka_crossings"] > 0
+        assert peer["heyoka_over_project"] > 0 and peer["heyoka_compile_s"] > 0
+    assert [r["variant"] for r in by_name["scaling"]] == ["base", "n x2", "h x2", "d x2"]
+    targets = by_name["targets"][0]
+    assert all(row["met"] is None for row in targets["rows"])  # --quick judges no target
+
+
+def test_without_heyoka_the_peer_side_is_skipped_with_a_reason() -> None:
+    records = _run("--quick", "--only", "small,hp_small", "--repeat", "1", hide_heyoka=True)
+    assert any(r["name"] == "heyoka" and r["skipped"] == "heyoka not installed" for r in records)
+    peers = [r for r in records if r["name"] == "peer"]
+    assert [r["case"] for r in peers] == ["small", "hp_small"]
+    for r in peers:
+        assert r["skipped"] == "heyoka not installed" and r["project_wall_s"] > 0 and r["project_crossings"] > 0
+
+
+def test_compare_events_reports_the_agreeing_prefix() -> None:
+    bp = _load_module()
+    ev = lambda t, i, j, s: SimpleNamespace(t=t, i=i, j=j, direction=s)  # noqa: E731
+    project = [ev(0.1, 0, 1, -1), ev(0.2, 2, 0, 1), ev(0.3, 1, 1, -1)]
+    same = bp.compare_events(project, [(0.1 + 1e-12, 0, 1, -1), (0.2, 2, 0, 1), (0.3, 1, 1, -1)])
+    assert same["events_identical"] and same["events_agree_prefix"] == 3
+    assert same["max_event_time_diff"] == pytest.approx(1e-12, rel=1e-3)
+    differ = bp.compare_events(project, [(0.1, 0, 1, -1), (0.25, 2, 1, 1)])
+    assert not differ["events_identical"] and differ["events_agree_prefix"] == 1
+    assert differ["project_crossings"] == 3 and differ["heyoka_crossings"] == 2
+
+
+def test_heyoka_flow_finds_the_projects_crossings() -> None:
+    pytest.importorskip("heyoka", reason=NO_HEYOKA)
+    from verify import simulate
+
+    bp = _load_module()
+    hy = bp.heyoka_module()  # with its on-disk JIT cache off
+    cfg = bp.Config()
+    ds = bp.make_data(8, 3, cfg)
+    W, v = bp.make_init(5, 3, cfg)
+    flow = bp.HeyokaFlow(hy, ds.X, ds.y, 5, tol=1e-10, compact=True)
+    flow.run(flow.prepare(W, v), 2.0)
+    tr = simulate(ds, W, v, 2.0, rtol=1e-10)
+    events = bp.compare_events(tr.crossings(), flow.log)
+    assert events["events_identical"] and events["project_crossings"] > 10
+    assert events["max_event_time_diff"] < 1e-7
+    Wh, vh = flow.final()
+    assert bp.compare_states(tr.W[-1], tr.v[-1], Wh, vh)["max_state_diff_rel"] < 1e-7

@@ -1,0 +1,28 @@
+"""Smoke test of benchmarks/bench_search_throughput.py: ``--quick`` prints one JSON line per claim."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quick_prints_examples_per_second() -> None:
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_search_throughput.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    records = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    assert all(r["bench"] == "bench_search_throughput" for r in records)
+    assert [r["name"] for r in records] == ["setup", "claim", "claim", "summary"]
+    claims = records[1:3]
+    assert {r["kind"] for r in claims} == {"pointwise", "trajectory invariant"}
+    for r in claims:
+        assert r["budget"] == 2 and 1 <= r["examples"] <= 2
+        assert r["wall_s"] > 0 and r["examples_per_s"] > 0 and r["as_expected"]
+        assert 0 <= r["eval_s"] <= r["wall_s"]
+    assert records[-1]["examples"] == sum(r["examples"] for r in claims)
