@@ -91,6 +91,42 @@ def test_compiled_rk45_step_matches_python_step(polar, log_time):
     np.testing.assert_allclose(stepper.dense_eval(z, Fc, x), stepper.dense_eval(z, F, x), rtol=1e-13, atol=1e-15)
 
 
+@pytest.mark.parametrize("polar", [False, True])
+@pytest.mark.parametrize("log_time", [False, True])
+def test_compiled_dop853_step_matches_python_step(polar, log_time):
+    """rk_jit.dop853_step + dop853_dense against their oracle, stepper.step + stepper.dense_matrix."""
+    field, S = _problem(12, 6, 3, "logistic")
+    if polar:
+        form = PolarForm(field, np.where(RNG.random(6) < 0.5, 1.0, -1.0), RNG.normal(size=6) - 1.0, 3)
+        z = np.concatenate([RNG.normal(size=6) * 0.1, RNG.normal(size=18)])
+    else:
+        form = CartesianForm(field, 6, 3)
+        z = 0.3 * RNG.normal(size=form.size)
+
+    def fun(s: float, zz: np.ndarray) -> np.ndarray:
+        return form.rhs(zz, S) * (np.exp(s) if log_time else 1.0)
+
+    s0, h = 0.2, 0.07
+    f = fun(s0, z)
+    atol = np.full(z.size, 1e-12)
+    res = stepper.step(fun, s0, z, f, h, 1e-9, atol)
+    F = stepper.dense_matrix(fun, s0, z, f, res, h)
+    args = (S, *form.compiled_args(), log_time)
+    z_new, f_new, err, K = rk_jit.dop853_step(s0, z, f, h, 1e-9, atol, *args, *rk_jit.TABLEAU_853)
+    Fc = rk_jit.dop853_dense(s0, z, f, z_new, f_new, K, h, *args, *rk_jit.DENSE_853)
+    np.testing.assert_allclose(z_new, res.z_new, rtol=0.0, atol=1e-13 * np.max(np.abs(res.z_new)))
+    np.testing.assert_allclose(f_new, res.f_new, rtol=0.0, atol=1e-12 * np.max(np.abs(res.f_new)))
+    # the stages agree to rounding amplified by the tableau (sum_q |A_iq| reaches 96 in the last stages), and F's
+    # rows 3..6 = h D K amplify again (sum_q |D_kq| up to ~400): absolute agreement relative to max |K|, max |F|
+    np.testing.assert_allclose(K, res.K, rtol=0.0, atol=1e-12 * np.max(np.abs(res.K)))
+    np.testing.assert_allclose(Fc, F, rtol=0.0, atol=1e-10 * np.max(np.abs(F)))
+    # err is a difference of O(1) stages of size ~rtol: rounding of K shows in its 8th digit
+    assert err == pytest.approx(res.err, rel=1e-6)
+    x = np.linspace(0.0, 1.0, 5)
+    zx = stepper.dense_eval(z, F, x)
+    np.testing.assert_allclose(stepper.dense_eval(z, Fc, x), zx, rtol=0.0, atol=1e-12 * np.max(np.abs(zx)))
+
+
 def test_rk45_dense_output_is_scipys():
     """The 5(4) interpolant in the nested basis equals scipy's RK45 dense output."""
     from scipy.integrate import RK45

@@ -382,17 +382,33 @@ class _Engine:
     # one step ---------------------------------------------------------------------------------
     def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, cheap: bool) -> tuple[stepper.StepResult, np.ndarray | None]:
         """A trial step and, for the 5(4) pair, its dense matrix (None: DOP853's needs 3 more
-        rhs evaluations, made only if the step is accepted). The 5(4) step is compiled
+        rhs evaluations, made by :meth:`dense` only if the step is accepted). Both steps are compiled
         (:mod:`rk_jit`) when no pair slides and the loss is a built-in one."""
         atol = self.atol_of(z)
-        if not cheap:
-            return stepper.step(self.rhs, s, z, f, h, self.rtol, atol), None
-        if self.form._loss is None or self.mode.sliding:
+        if not self.compiled_steps():
+            if not cheap:
+                return stepper.step(self.rhs, s, z, f, h, self.rtol, atol), None
             res = stepper.step_rk45(self.rhs, s, z, f, h, self.rtol, atol)
             return res, stepper.dense_matrix_rk45(res, h)
+        if not cheap:
+            self.stats["rhs_evals"] += stepper.N_STAGES
+            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
+            return stepper.StepResult(z_new, f_new, K, float(err)), None
         self.stats["rhs_evals"] += stepper.N_STAGES_RK45
         z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
         return stepper.StepResult(z_new, f_new, None, float(err)), F
+
+    def compiled_steps(self) -> bool:
+        """Whether the steps run compiled: a built-in loss and no sliding pair (whose Filippov slopes change
+        within a step)."""
+        return self.form._loss is not None and not self.mode.sliding
+
+    def dense(self, s: float, z: np.ndarray, f: np.ndarray, res: stepper.StepResult, h: float) -> np.ndarray:
+        """The dense matrix of an accepted DOP853 step (3 more rhs evaluations)."""
+        if not self.compiled_steps():
+            return stepper.dense_matrix(self.rhs, s, z, f, res, h)
+        self.stats["rhs_evals"] += len(rk_jit.DENSE_853[1])
+        return rk_jit.dop853_dense(s, z, f, res.z_new, res.f_new, res.K, h, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.DENSE_853)
 
     # after an accepted step -----------------------------------------------------------------
     def rearm(self, z: np.ndarray) -> None:
@@ -457,7 +473,7 @@ class _Engine:
                 self.stats["rejected"] += 1
                 continue
             if F is None:
-                F = stepper.dense_matrix(self.rhs, s, z, f, res, h)
+                F = self.dense(s, z, f, res, h)
             self.stats["steps_rk45"] += int(cheap)
             x_ev, pairs, touches = self.find_events(z, F)
             x_cut = min(x_ev, 1.0)
