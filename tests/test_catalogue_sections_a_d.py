@@ -244,3 +244,18 @@ def test_event_log_is_checked_against_the_states() -> None:
     margin = monotone_patterns(run)
     assert count > 0 and "event log says inactive" in where
     assert margin.value < 0 and margin.error == 0.0 and "engine inconsistency" in margin.note
+
+
+def test_lemma3_edge_scenarios_sit_at_eps_L3():
+    """Lemmas 1/3's hard case: eps = eps_L3 with 4 X_max W_max^2 = 1 + delta, so sqrt(h) eps = 1/(1 + delta) and
+    T(eps) = ln(1 + delta)/(4 n X_max); there Lemma 3's norm bound is within 2 (1 + delta) of max ||w_j(0)||^2."""
+    from hypothesis import HealthCheck, find, settings
+
+    sc = find(small_init.lemma3_edge_scenarios(), lambda s: s.params["edge_delta"] == 0.01,
+              settings=settings(database=None, suppress_health_check=list(HealthCheck)))
+    ev = evaluate(small_init.C1, sc)
+    a = ev.run.audit
+    assert sc.init.log_eps == a.log_eps_L3 and ev.status == "ok"
+    assert math.sqrt(sc.init.h) * math.exp(sc.init.log_eps) == pytest.approx(1.0 / 1.01, rel=1e-12)
+    assert a.T_eps == pytest.approx(math.log(1.01) / (4 * a.n * a.X_max), rel=1e-9)
+    assert 0.45 < ev.margin.ratio < 0.51 and ev.margin.value > 0  # 1/(2 (1 + delta)) at t = 0, T(eps) ~ 1e-3 later

@@ -134,7 +134,9 @@ def _horizon_T(sc, a):
     return a.T_eps
 
 
-# Eq. (29) up to T(eps), at an eps the scenario's eps mode defines (vacuous where it does not).
+# Eq. (29) up to T(eps), at an eps the scenario's eps mode defines (vacuous where it does not); one min-reading
+# function for EA-E2, EA-E2-eps1 and R9-E2-printed.
+EQ29_MIN = eq29_margin("min")
 eq29_claim = partial(paper_claim, horizon=_horizon_T, precondition=_eps_mode_defined)
 
 E2 = eq29_claim(
@@ -142,7 +144,7 @@ E2 = eq29_claim(
     node="E28", uses=("L3",),
     source="eqs. (28)-(29) [R9, R10]",
     statement="at eps = eps_required (min reading, c = 8), max_i |f(x_i)| <= min{mu,zeta,xi} sqrt(mu) X_min/(4 n X_max) for all t <= T(eps) (log space)",
-    check=eq29_margin("min"),
+    check=EQ29_MIN,
     over=THEOREM,
     assumptions=("Assumptions 1, 2", "eps = eps_required (28), corrected reading"),
     tags=THEOREM_POLAR,
@@ -153,7 +155,7 @@ E2_EPS1 = eq29_claim(
     node="E28", uses=("L3",),
     source="eqs. (28)-(29) via Lemma 3 [R9]",
     statement="at eps = eps1 with c = 8 (first term of (28) alone, capped by eps_L3), max|f| <= F* for t <= T(eps)",
-    check=eq29_margin("min"),
+    check=EQ29_MIN,
     over=scenario(eps=EPS_RULES["eps1"], n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
     assumptions=("Assumptions 1, 2", "eps = min(eps1 (c = 8), eps_L3)"),
     tags=("erratum R9", "corrected"),
@@ -164,7 +166,7 @@ R9_PRINTED = eq29_claim(
     source="eq. (28) as printed (c = 4) [erratum R9, sheet 7.2]",
     statement="PAIRED (as printed): at eps = eps1 with c = 4, max|f| <= F* for t <= T(eps). The proof via Lemma 3 only gives 2 F*; "
               "expected to HOLD empirically (Lemma 3's bound is loose by ~sqrt(eps)), so R9 is a proof gap, not an observable failure",
-    check=eq29_margin("min"),
+    check=EQ29_MIN,
     over=scenario(eps=EPS_RULES["eps1_printed"], n=(1, 4), d=(2, 3), h=(1, 4), mu=(0.5, 0.95)),
     assumptions=("Assumptions 1, 2", "eps = min(eps1 (c = 4), eps_L3)"),
     tags=("erratum R9", "printed"),

@@ -108,7 +108,7 @@ def cones_convex(case: GeometryCase) -> Margin:
         A[np.all(A == 0.0, axis=1), 0] = 1.0
         combos = A @ Z
         depth = cone_depth(ds, combos, cone)
-        if cone != "S_dead":
+        if cone != "S_dead" and np.any(ds.y > 0 if cone == "S+" else ds.y < 0):  # a missing class: nothing must be active
             act = (ds.y > 0) if cone == "S+" else (ds.y < 0)
             cosa = (combos @ ds.X[act].T) / (np.linalg.norm(combos, axis=1)[:, None] * ds.norms[act][None, :])
             depth = np.minimum(depth, np.where(cosa.min(axis=1) > 0.0, np.inf, STRICT_TINY))

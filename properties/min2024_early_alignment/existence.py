@@ -1,6 +1,7 @@
-"""Claim sheet 004, section 2.H (App. E: existence, no Zeno), first part: EA-H2 finitely many crossings,
-EA-H3 Example E.3 with the planted P4 (sigma'(0) > 0), EA-H4 the regular solution of Example E.4,
-EA-H1 continuity off A with its planted jump on A (P-H1) and EA-H5 the monotone loss, (50) along runs.
+"""Claim sheet 004, section 2.H (App. E: existence, no Zeno), first part: EA-H2 finitely many crossings (with the
+planted P1-H2: sliding once Assumption 1 fails), EA-H3 Example E.3 with the planted P4 (sigma'(0) > 0), EA-H4 the
+regular solution of Example E.4, EA-H1 continuity off A with its planted jump on A (P-H1) and EA-H5 the monotone
+loss, (50) along runs.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from hypothesis import strategies as st
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
+from properties.min2024_early_alignment import datasets as d004
 from verify.claims.model import Margin, measures
-from verify.scenarios import Scenario, scenario
+from verify.data import generators as gen
+from verify.model.init import balanced_init
+from verify.scenarios import SEEDS, Scenario, scenario
 from verify.strategies import as_state, states
 from verify.verdicts import Verdict
 
@@ -46,6 +50,38 @@ H2 = paper_claim(
     over=scenario(n=(2, 6), d=(2, 3), h=(2, 6), eps=(1e-6, 1e-1)),
     horizon=100.0,
     assumptions=("Assumption 1", "balanced init"),
+)
+
+
+@st.composite
+def non_assumption1_scenarios(draw: st.DrawFn) -> Scenario:
+    """Sheet P1 data (Assumption 1 false): P1(a) (same-label obtuse pair), P1(b) (cross-class acute pair) or near_miss
+    data (one cross-class acute pair, mu = -violation), with a balanced Gaussian init of 2-4 neurons at eps = 1e-3."""
+    kind = draw(st.sampled_from(["near_miss", "planted_p1a", "planted_p1b"]))
+    params: dict = {"data": kind}
+    if kind == "near_miss":
+        params.update(n_pos=draw(st.integers(1, 3)), n_neg=draw(st.integers(1, 3)), d=draw(st.integers(2, 3)),
+                      violation=draw(st.integers(5, 50)) / 100.0, seed=draw(SEEDS))
+        ds = gen.near_miss(**{k: v for k, v in params.items() if k != "data"})
+    else:
+        ds = d004.planted_p1a() if kind == "planted_p1a" else d004.planted_p1b()
+    h, init_seed = draw(st.integers(2, 4)), draw(SEEDS)
+    init = balanced_init(h, ds.d, log_eps=math.log(1e-3), seed=init_seed)
+    return Scenario(ds, init, "exp", 0.0, {**params, "h": h, "init_seed": init_seed, "log_eps": init.log_eps})
+
+
+P1_H2 = paper_claim(
+    id="P1-H2-sliding",
+    node="EXIST", uses=("A1",),
+    source="sheet P1 (Assumption 1 false; App. E.2's no-Zeno argument rests on (46))",
+    statement="PLANTED: without Assumption 1 there is still no sliding and every hyperplane is crossed at most once -- fails: "
+              "on P1(a), P1(b) and near-miss data the engine meets sliding modes (a neuron held on a data hyperplane)",
+    check=crossings_margin,
+    over=non_assumption1_scenarios(),
+    horizon=10.0,  # the sliding modes start early (the same examples slide by t = 10 as by t = 100)
+    expected=Verdict.REFUTED,
+    assumptions=("drops Assumption 1",),
+    tags=("planted",),
 )
 
 

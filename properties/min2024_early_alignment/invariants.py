@@ -177,12 +177,15 @@ def eq46_margin(strict_everywhere: bool = False):
     return check
 
 
+# one function for EA-A3 and the planted P1(a) and P10 claims, so that their refutations are EA-A3's teeth
+EQ46 = eq46_margin()
+
 A3 = paper_claim(
     id="EA-A3",
     node="E46", uses=("A1", "INIT"),
     source="eq. (46), App. E.2/E.5 (reading R21)",
     statement="y_i sign(v_j) <x_i, F_{w_j}(W, v)> > 0 whenever w_j is not in S_dead, = 0 when it is (F = -grad, any (W, v))",
-    check=eq46_margin(),
+    check=EQ46,
     over=states(),
     assumptions=("Assumption 1 (by construction)", "exp or 2x logistic loss (g_k y_k > 0)"),
     assumed=("sigma'(0) = 0",),
@@ -206,7 +209,7 @@ P1A_A3 = paper_claim(
     node="E46", uses=("A1", "INIT"),
     source="sheet P1(a) (Assumption 1 false; breaks eq. (46))",
     statement="PLANTED: eq. (46) on x1 = (1,0), x2 = (-1.5,3) (both +1, mu < 0): y_1 <x1, w_dot> < 0 for a neuron active on both",
-    check=eq46_margin(),
+    check=EQ46,
     over=p1a_states(),
     expected=Verdict.REFUTED,
     assumptions=("drops Assumption 1 (same-label obtuse pair)",),
@@ -229,7 +232,7 @@ P10_A3 = paper_claim(
     node="E46", uses=("A1", "INIT"),
     source="sheet P10 (l2 loss after overshoot; Remark 4 scope)",
     statement="PLANTED: eq. (46) under l2 loss once y_i f(x_i) > 1 (g_i y_i < 0): the S+ neuron is repelled by its points",
-    check=eq46_margin(),
+    check=EQ46,
     over=p10_states(),
     expected=Verdict.REFUTED,
     assumptions=("l2 loss with y f > 1 (drops g_k y_k > 0)",),

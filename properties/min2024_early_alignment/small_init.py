@@ -4,7 +4,9 @@ Lemma 1, also at the theorem's own eps, and EA-C4 time scales, with the planted 
 
 Float64 flushes f ~ eps^2 to 0 below eps ~ 1e-154, which would make both sides of (9)/(11) vanish;
 the theorem-scale versions evaluate the error term and the bound in mpmath from the polar state
-(:mod:`.lemma34_terms`) and compare their logarithms.
+(:mod:`.lemma34_terms`) and compare their logarithms. Lemmas 1 and 3 are also searched at the edge of their
+hypothesis, eps = eps_L3 with sqrt(h) eps -> 1 (:func:`lemma3_edge_scenarios`), where Lemma 3's norm bound is within a
+factor ~2 of the initial norms (the ranges of small eps alone left it ~100x loose).
 """
 
 from __future__ import annotations
@@ -35,6 +37,24 @@ def lemma3_hypotheses(run) -> bool | str:
     if a.log_eps_L3 is None or run.log_eps > a.log_eps_L3:
         return f"eps = exp({run.log_eps:.4g}) > eps_L3 = exp({a.log_eps_L3:.4g})"
     return True
+
+
+@st.composite
+def lemma3_edge_scenarios(draw: st.DrawFn, loss: str = "exp") -> Scenario:
+    """Lemmas 1/3's hard case: eps = eps_L3 = 1/(4 sqrt(h) X_max W_max^2) (the edge of their hypothesis) with the base
+    init rescaled so that sqrt(h) eps_L3 = 1/(1 + delta), delta in {1, 0.1, 0.01} (T(eps) = ln(1 + delta)/(4 n X_max) -> 0).
+    There the norm bound 2 eps W_max^2/sqrt(h) is within a factor 2 (1 + delta) of max ||w_j(0)||^2 = eps^2 W_max^2."""
+    from properties.min2024_early_alignment.audit import theorem1_quantities
+    from verify.audit import audit as audit_data
+    from verify.model.init import Initialization
+
+    base = draw(scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-2, 1e-2), loss=loss))
+    delta = draw(st.sampled_from([1.0, 0.1, 0.01]))
+    c = math.sqrt((1.0 + delta) / (4.0 * base.dataset.X_max)) / float(np.max(np.linalg.norm(base.init.W0, axis=1)))
+    W0, v0 = c * base.init.W0, c * base.init.v0  # 4 X_max W_max^2 = 1 + delta
+    le = float(theorem1_quantities(audit_data(base.dataset, W0, v0, log_eps=0.0, papers=())).quantities["log_eps_L3"])
+    return Scenario(base.dataset, Initialization(W0, v0, le, base.init.kind), base.loss, base.alpha,
+                    {**base.params, "log_eps": le, "eps_mode": "eps_L3", "edge_delta": delta, "w_scale": c})
 
 
 def lemma3_horizon(scenario: Scenario, report) -> float | None:
@@ -82,6 +102,7 @@ C1 = paper_claim(
         scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-10, 1e-2), loss="exp"),
         scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-10, 1e-2), loss="logistic2"),
         tiny_eps_scenarios(),
+        lemma3_edge_scenarios(),
     ),
     horizon=lemma3_horizon,
     precondition=lemma3_hypotheses,
@@ -118,6 +139,9 @@ def lemma4_margin(xa_alpha: float | None = None):
     return check
 
 
+# one function for EA-C2, the planted P8-C2 and the P5 control, so that P8's refutation is their teeth
+LEMMA4 = lemma4_margin()
+
 C2_STATES = states(h=(1, 5), balanced=(True,), f_decades=(0, 8))
 
 C2 = paper_claim(
@@ -125,7 +149,7 @@ C2 = paper_claim(
     node="L4", uses=("L2",),
     source="Lemma 4, eq. (11)",
     statement="At any balanced state with max_i |f(x_i)| <= 1: || d/dt(w_j/||w_j||) - sign(v_j) P_{w_j} x_a(w_j) || <= 2 n X_max max_i |f(x_i)|",
-    check=lemma4_margin(),
+    check=LEMMA4,
     over=C2_STATES,
     assumptions=("balanced state", "max|f| <= 1", "exp or 2x logistic loss (Lemma 2)"),
     tags=("pointwise",),
@@ -136,7 +160,7 @@ P8_C2 = paper_claim(
     node="L4", uses=("L2",),
     source="Lemma 4 with the main-text logistic (sheet P8)",
     statement="PLANTED: Lemma 4 for l = log(1 + exp(-y yhat)): the small-f direction field is (1/2) s_j P x_a, error ~ (1/2)||P x_a||",
-    check=lemma4_margin(),
+    check=LEMMA4,
     over=states(h=(1, 5), balanced=(True,), f_decades=(0, 8), losses=("logistic",)),
     expected=Verdict.REFUTED,
     assumptions=("plain logistic loss (drops Lemma 2)",),
@@ -160,7 +184,7 @@ P5_C2 = paper_claim(
     node="L4", uses=("L2",),
     source="sheet P5 (negative control: Lemma 4 with the leaky x_a, reading R4)",
     statement="Leaky ReLU with x_a(w) = sum_i sigma'(<x_i, w>) y_i x_i: Lemma 4's bound still holds",
-    check=lemma4_margin(),
+    check=LEMMA4,
     over=states(h=(1, 5), balanced=(True,), f_decades=(0, 8), alphas=(0.5, 0.2, 1.0)),
     assumptions=("balanced state", "max|f| <= 1", "leaky slope alpha with the matching x_a"),
     tags=("pointwise", "control"),
@@ -206,6 +230,8 @@ C3 = paper_claim(
     over=st.one_of(
         scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-8, 1e-2), loss="exp"),
         scenario(n=(2, 6), d=(2, 3), h=(2, 5), eps=(1e-8, 1e-2), loss="logistic2"),
+        lemma3_edge_scenarios(),
+        lemma3_edge_scenarios("logistic2"),
     ),
     horizon=lemma3_horizon,
     precondition=lemma3_hypotheses,

@@ -57,13 +57,18 @@ def _at_horizon(run) -> float:
     return float(run.horizon)
 
 
+# one function for EA-E6, its planted P3, P6, P7, R8-printed and the controls R8-corrected, P7-near, P14: the
+# planted refutations are the controls' teeth (verify.evidence.teeth.planted_teeth)
+PART1_AT_HORIZON = part1_at(_at_horizon)
+
+
 E6 = paper_claim(
     id="EA-E6",
     node="T1A", uses=("PATHS", "E78", "L12", "EXIST", "L1"),
     source="Theorem 1 part 1",
     statement="at eps = eps_required and t = t1 (min reading): every V+ neuron in S+ or S_dead (in S+ if it initially activated a "
               "positive point), every V- neuron in S- or S_dead (in S- if it initially activated a negative point)",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=THEOREM,
     horizon="t1",
     precondition=_theorem_scale,
@@ -122,6 +127,12 @@ E6_TOY4 = paper_claim(
 )
 
 
+def init_law(rng: np.random.Generator, N: int, m: int, d: int) -> np.ndarray:
+    """N draws of m i.i.d. N(0, I/d) directions, shape (N, m, d): the symmetric law EA-E7 speaks of (a module name,
+    so that a test can plant an asymmetric law and see the check fail)."""
+    return rng.standard_normal((N, m, d)) / math.sqrt(d)
+
+
 @measures("min over V+, V- of the Monte Carlo frequency minus 1 - 2^-m (probability units; error 5 sd)")
 def random_init_margin(run) -> Margin:
     """EA-E7: with m+ V+ neurons of i.i.d. N(0, I/d) directions (a symmetric law), the frequency of
@@ -136,7 +147,7 @@ def random_init_margin(run) -> Margin:
         m = int(np.sum(s == sign))
         if m == 0 or not cls.any():
             continue
-        W = rng.standard_normal((N, m, X.shape[1])) / math.sqrt(X.shape[1])
+        W = init_law(rng, N, m, X.shape[1])
         hit = np.any(np.einsum("nd,kmd->kmn", X[cls], W) > 0.0, axis=(1, 2))
         p_hat = float(hit.mean())
         bound = 1.0 - 2.0 ** (-m)
@@ -196,7 +207,7 @@ R8_PRINTED = paper_claim(
     source="App. C.2 after (26), zeta := max{zeta1, zeta2} as printed [erratum R8, sheet 7.1]",
     statement="PAIRED (as printed): Theorem 1 part 1 at t1 = 16 ln n/(min{max{zeta1,zeta2}, xi} sqrt(mu) X_min) and eps = eps_required "
               "of the printed reading -- refuted by inits with a V+ neuron within 1e-5 rad of x-",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=near_assumption2("required_printed"),
     horizon=_h_t1max,
     expected=Verdict.REFUTED,
@@ -209,7 +220,7 @@ R8_CORRECTED = paper_claim(
     source="App. C.2 after (26), zeta := min{zeta1, zeta2} [erratum R8, sheet 7.1]",
     statement="PAIRED (corrected): Theorem 1 part 1 at t1 with zeta = min{zeta1, zeta2} (~1e11 here) and eps = eps_required, on the "
               "same near-boundary inits that refute the printed reading",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=near_assumption2("required"),
     horizon=_h_t1min_capped,
     backend="limit",
@@ -238,7 +249,7 @@ P3 = paper_claim(
     source="sheet P3 (eps far above eps_required; Theorem 1 part 1)",
     statement="PLANTED: Theorem 1 part 1 at t1 = 13.3 with ||w_j(0)|| = eps = e^2 (violates (28) and eps_L3 ~ 0.173): the V+ neuron "
               "still activates x2 (sheet: cos(u+, x2) = 0.196 at t = 10, 0.120 at t = 1e5)",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=st.just(p3_scenario()),
     horizon="t1",
     expected=Verdict.REFUTED,
@@ -256,7 +267,7 @@ P6 = paper_claim(
     source="sheet P6 (mu = 0, App. A.3; Theorem 1 'moreover' clause)",
     statement="PLANTED: with orthogonal data (mu = 0, t1 undefined; checked at t = 5), a V+ neuron that initially activates x1 "
               "ends in S+ -- fails: <x2, w(t)> = <x2, w(0)> < 0 for all t",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=st.just(p6_scenario()),
     horizon=5.0,
     expected=Verdict.REFUTED,
@@ -287,7 +298,7 @@ P7 = paper_claim(
     source="sheet P7 (Assumption 2 violated)",
     statement="PLANTED: Theorem 1 part 1 at the data-only t1 = 13.3 with a V+ neuron exactly along x- = x2: its direction is "
               "frozen in S- (purely radial flow), never in S+ or S_dead",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=st.just(p7_scenario()),
     horizon=_h_data_t1,
     expected=Verdict.REFUTED,
@@ -298,7 +309,7 @@ P7_NEAR = paper_claim(
     id="P7-near-control",
     source="sheet P7 near-violation negative control",
     statement="NEGATIVE CONTROL: cos(w(0), x-) = 1 - 1e-6 (zeta2 ~ 2e-6, t1 ~ 5.7e6, log10 eps_req ~ -2e7): Theorem 1 part 1 holds at t1",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=st.just(p7_scenario(near=1e-6)),
     horizon="t1",
     backend="limit",
@@ -385,7 +396,7 @@ P14 = paper_claim(
     id="P14-single-class-part1",
     source="sheet P14 (n- = 0; negative control)",
     statement="NEGATIVE CONTROL: with positive points only (x- = 0, S- = S_dead), Theorem 1 part 1 holds at t1 and eps_required",
-    check=part1_at(_at_horizon),
+    check=PART1_AT_HORIZON,
     over=single_class(),
     horizon="t1",
     precondition=_theorem_scale,
