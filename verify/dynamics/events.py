@@ -107,6 +107,7 @@ class _Engine:
         self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))
         self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)}
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
+        self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
@@ -387,15 +388,15 @@ class _Engine:
         atol = self.atol_of(z)
         if not self.compiled_steps():
             if not cheap:
-                return stepper.step(self.rhs, s, z, f, h, self.rtol, atol), None
-            res = stepper.step_rk45(self.rhs, s, z, f, h, self.rtol, atol)
+                return stepper.step(self.rhs, s, z, f, h, self.step_rtol, atol), None
+            res = stepper.step_rk45(self.rhs, s, z, f, h, self.step_rtol, atol)
             return res, stepper.dense_matrix_rk45(res, h)
         if not cheap:
             self.stats["rhs_evals"] += stepper.N_STAGES
-            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
+            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
             return stepper.StepResult(z_new, f_new, K, float(err)), None
         self.stats["rhs_evals"] += stepper.N_STAGES_RK45
-        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
+        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
         return stepper.StepResult(z_new, f_new, None, float(err)), F
 
     def compiled_steps(self) -> bool:
@@ -457,7 +458,7 @@ class _Engine:
         if not np.all(np.isfinite(f)):
             raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
                                  "float64's range)")
-        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.rtol, self.atol_of(z))
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.step_rtol, self.atol_of(z))
         h = min(h, max_step)
         rejected, null_restarts, cheap, calm = False, 0, False, CHEAP_STEPS
         while s < s_end:

@@ -71,6 +71,10 @@ class CartesianForm(_Compiled):
 
     name = "cartesian"
 
+    def step_rtol(self, rtol: float) -> float:
+        """The relative part of the step's error scale (with atol = rtol times each neuron's size: relative per neuron)."""
+        return float(rtol)
+
     def __init__(self, field: NetworkField, h: int, d: int) -> None:
         self.field, self.h, self.d = field, h, d
         self.size = h * d + h
@@ -160,6 +164,14 @@ class PolarForm(_Compiled):
 
     def pack(self, r: np.ndarray, U: np.ndarray) -> np.ndarray:
         return np.concatenate([np.asarray(r, float) - self.r_ref, np.asarray(U, float).ravel()])
+
+    def step_rtol(self, rtol: float) -> np.ndarray:
+        """Per component, the relative part of the step's error scale atol + rtol_k |z_k|: 0 for the log-norms (an
+        error in r_j is a relative error of ||w_j||, controlled absolutely by atol, whatever r_j - r_ref_j has grown
+        to; relative to |r_j - r_ref_j| ~ ln(1/eps) it would allow errors ln(1/eps) times the tolerance), rtol for U."""
+        out = np.full(self.size, float(rtol))
+        out[: self.h] = 0.0
+        return out
 
     def directions(self, z: np.ndarray) -> np.ndarray:
         """U (h, d) (a view)."""

@@ -70,7 +70,7 @@ def check_step(h: float, s: float, t: float | None = None) -> None:
                              "too fast to integrate here (weights or outputs far beyond the data's scale?)")
 
 
-def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: float, atol: np.ndarray) -> float:
+def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: float | np.ndarray, atol: np.ndarray) -> float:
     """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span``; NumericalError
     (:func:`check_step`) when even the first guess 0.01 ||z0|| / ||f0|| (below ``span``) underflows."""
     scale = atol + np.abs(z0) * rtol
@@ -88,8 +88,9 @@ def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: floa
     return float(min(100.0 * h0, h1, span))
 
 
-def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float, atol: np.ndarray) -> StepResult:
-    """One DOP853 step of size h (12 stages, FSAL slope included: 12 new rhs evaluations)."""
+def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray) -> StepResult:
+    """One DOP853 step of size h (12 stages, FSAL slope included: 12 new rhs evaluations); ``rtol`` scalar or per
+    component."""
     K = np.empty((_dop.N_STAGES_EXTENDED, z.size))
     K[0] = f
     for i in range(1, N_STAGES):
@@ -165,7 +166,7 @@ _A5, _B5, _C5, _E5_45, _P5 = _RK45.A, _RK45.B, _RK45.C, _RK45.E, _RK45.P
 N_STAGES_RK45 = _RK45.n_stages
 
 
-def step_rk45(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float, atol: np.ndarray) -> StepResult:
+def step_rk45(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray) -> StepResult:
     """One Dormand-Prince 5(4) step of size h (6 new rhs evaluations, FSAL slope included);
     err = RMS(h K^T E / scale), as scipy's RK45."""
     K = np.empty((N_STAGES_RK45 + 1, z.size))
