@@ -159,6 +159,35 @@ def test_mu_one_collinear():
     assert np.linalg.matrix_rank(ds.X, tol=1e-12) == 1
 
 
+@given(os_params(), norm_ranges, seeds, st.floats(0.0, 1.0))
+def test_orthogonally_separable_split_keeps_every_guarantee(params, nr, seed, split):
+    n_pos, n_neg, d, m = params
+    ds = g.orthogonally_separable(n_pos, n_neg, d, m, seed=seed, norm_range=nr, split=split)
+    assert (ds.n_pos, ds.n_neg, ds.d) == (n_pos, n_neg, d)
+    assert abs(mu(ds) - m) <= g.MU_TOL
+    assert assumption1(ds) and orthogonally_separable(ds)
+    assert nr[0] * (1 - 1e-12) <= ds.X_min and ds.X_max <= nr[1] * (1 + 1e-12)
+
+
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(2, 5), st.floats(1e-3, 0.999), seeds, st.sampled_from([0.5, 0.6, 0.9, 1.0]))
+def test_orthogonally_separable_split_puts_the_classes_apart(n_pos, n_neg, d, m, seed, split):
+    """With split s the class directions are at least 2 (2 s - 1) 0.9 theta apart (theta = arccos(mu) / 2), the
+    unique mu pair is one positive and one negative, and split 0 is the plain cap (the default, bit for bit)."""
+    ds = g.orthogonally_separable(n_pos, n_neg, d, m, seed=seed, split=split)
+    S = ds.signed / ds.norms[:, None]
+    C = S @ S.T
+    i, j = np.unravel_index(np.argmin(C), C.shape)
+    assert ds.y[i] != ds.y[j] and C[i, j] == pytest.approx(m, abs=1e-9)
+    iu = np.triu_indices(ds.n, 1)
+    assert np.sum(C[iu] <= m + 1e-9) == 1
+    pos, neg = S[ds.y > 0].sum(axis=0), S[ds.y < 0].sum(axis=0)
+    angle = math.acos(np.clip(pos @ neg / (np.linalg.norm(pos) * np.linalg.norm(neg)), -1.0, 1.0))
+    assert angle >= 2 * (2 * split - 1) * g.INNER_FRACTION * 0.5 * math.acos(m) - 1e-9
+    plain = g.orthogonally_separable(n_pos, n_neg, d, m, seed=seed)
+    np.testing.assert_array_equal(plain.X, g.orthogonally_separable(n_pos, n_neg, d, m, seed=seed, split=0.0).X)
+    assert "split" not in plain.name and (split == 0.0 or f"split={split!r}" in ds.name)
+
+
 @pytest.mark.parametrize(
     "args, kwargs, fragment",
     [
@@ -177,6 +206,9 @@ def test_mu_one_collinear():
         ((2, 2, 2, 0.5), {"norm_range": 1.0}, "norm_range"),
         ((2, 2, 2, 0.5), {"seed": -1}, "seed"),
         ((2, 2, 2, 0.5), {"seed": 1.5}, "seed"),
+        ((2, 2, 2, 0.5), {"split": -0.1}, "split"),
+        ((2, 2, 2, 0.5), {"split": 1.5}, "split"),
+        ((2, 2, 2, 0.5), {"split": "x"}, "split"),
     ],
 )
 def test_orthogonally_separable_invalid(args, kwargs, fragment):
@@ -251,6 +283,43 @@ def test_linear_teacher(n, d, margin, seed):
     assert ds.X_max <= 1.0 + 1e-12
 
 
+@given(st.integers(1, 12), st.integers(1, 5), st.floats(1e-3, 1.0), seeds, st.sampled_from([1.0, 0.5, 0.25, 0.01]),
+       st.booleans(), st.sampled_from([0.0, 0.3, 1.0]))
+def test_linear_teacher_structures_keep_every_guarantee(n, d, margin, seed, band, unit_norm, tilt):
+    """band, unit_norm and tilt: ||x|| <= 1, y <w*, x> in [margin, margin + band (1 - margin)], w* the max-margin
+    direction with margin exactly ``margin``; unit rows where asked; the support pair's inner product."""
+    teacher = np.arange(1.0, d + 1.0)
+    w = teacher / np.linalg.norm(teacher)
+    ds = g.linear_teacher(n, d, margin, seed=seed, teacher=teacher, band=band, unit_norm=unit_norm, tilt=tilt)
+    proj = ds.y * (ds.X @ w)
+    assert ds.n == n and ds.X_max <= 1.0 + 1e-12
+    assert np.min(proj) >= margin * (1 - 1e-12) and np.max(proj) <= margin + band * (1 - margin) + 1e-12
+    paired = tilt > 0.0 and n >= 2 and d >= 2
+    assert proj[0] == pytest.approx(margin, rel=1e-12) and (not paired or proj[1] == pytest.approx(margin, rel=1e-12))
+    if n >= 2 and d >= 2:
+        assert _linear_margin(ds) == pytest.approx(margin, abs=1e-6)
+    if unit_norm and d >= 2:
+        np.testing.assert_allclose(ds.norms[2 if paired else 1:], 1.0, rtol=1e-12)
+    if paired:
+        length = tilt * math.sqrt(1.0 - margin**2)
+        assert ds.X[0] @ ds.X[1] == pytest.approx(length**2 - margin**2, abs=1e-12)
+        assert (ds.X[0] @ ds.X[1] > 0) == (length > margin + 1e-9) or abs(length - margin) < 1e-9
+
+
+def test_linear_teacher_defaults_are_unchanged_and_structures_named():
+    plain = g.linear_teacher(6, 3, 0.1, seed=4)
+    same = g.linear_teacher(6, 3, 0.1, seed=4, band=1.0, unit_norm=False, tilt=0.0)
+    np.testing.assert_array_equal(plain.X, same.X)
+    assert plain.name == same.name and "band" not in plain.name
+    w = plain.X[0] / np.linalg.norm(plain.X[0])
+    sphere = g.linear_teacher(6, 3, 0.1, seed=4, unit_norm=True)  # the same <w*, x> and orthogonal directions
+    np.testing.assert_allclose(sphere.X @ w, plain.X @ w, atol=1e-12)
+    parts = [(ds.X - np.outer(ds.X @ w, w))[1:] for ds in (plain, sphere)]
+    np.testing.assert_allclose(*(p / np.linalg.norm(p, axis=1, keepdims=True) for p in parts), atol=1e-9)
+    assert "band=0.25" in g.linear_teacher(6, 3, 0.1, seed=4, band=0.25).name
+    assert "tilt=1.0" in g.linear_teacher(6, 3, 0.1, seed=4, tilt=1.0).name
+
+
 def test_linear_teacher_given_teacher_and_margin():
     teacher = [3.0, 0.0, 4.0]
     ds = g.linear_teacher(10, 3, 0.2, seed=7, teacher=teacher)
@@ -277,6 +346,10 @@ def test_teacher_generators_deterministic(seed):
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=[0.0, 0.0]), "teacher"),
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=[1.0, 0.0, 0.0]), "teacher"),
         (lambda: g.linear_teacher(3, 2, 0.1, seed=0, teacher=["a", "b"]), "teacher"),
+        (lambda: g.linear_teacher(3, 2, 0.1, seed=0, band=0.0), "band"),
+        (lambda: g.linear_teacher(3, 2, 0.1, seed=0, band=1.5), "band"),
+        (lambda: g.linear_teacher(3, 2, 0.1, seed=0, tilt=-0.5), "tilt"),
+        (lambda: g.linear_teacher(3, 2, 0.1, seed=0, unit_norm=1), "unit_norm"),
         (lambda: d004.toy4(0.0), "a must lie"),
         (lambda: d004.toy4(math.pi / 2), "a must lie"),
         (lambda: d004.two_point(1.5), "mu must lie"),

@@ -187,3 +187,32 @@ def test_a_search_does_not_depend_on_what_ran_before_it() -> None:
     outs = [subprocess.run([sys.executable, "-c", prefix + body], capture_output=True, text=True, check=True).stdout
             for prefix in ("", before)]
     assert outs[0] == outs[1] and outs[0].strip()
+
+
+@pytest.mark.parametrize("margin, word", [(Margin(0.0, vacuous=True, note="premise false"), "never met"),
+                                          (Margin(1.0, error=float("inf")), "inconclusive")])
+def test_a_search_whose_every_example_is_rejected_stops_at_its_call_cap(margin, word):
+    """Hypothesis alone would run about 1000 calls whatever the budget; the search stops at CALL_CAP_FACTOR x
+    budget and stays UNKNOWN."""
+    from verify.search import CALL_CAP_FACTOR
+
+    calls = []
+    result = search(_claim(lambda x: calls.append(x) or margin, over=st.integers(0, 10**9)), budget=4, seed=1)
+    assert result.verdict == Verdict.UNKNOWN and word in result.reason and "call cap" in result.reason
+    assert len(calls) == CALL_CAP_FACTOR * 4 == result.vacuous + result.inconclusive
+
+
+def test_the_call_cap_leaves_valid_examples_and_shrinking_alone():
+    """A search with valid examples is not cut while it has them; a found violation is shrunk past the cap."""
+    mostly_vacuous = search(_claim(lambda x: Margin(1.0) if x % 3 == 0 else Margin(0.0, vacuous=True),
+                                   over=st.integers(0, 10**9)), budget=5, seed=2)
+    assert mostly_vacuous.verdict == Verdict.HOLDS and mostly_vacuous.examples == 5
+    calls = []
+
+    def check(x):
+        calls.append(x)
+        return Margin(-1.0 if x >= 1000 else 1.0)
+
+    refuted = search(_claim(check, over=st.integers(0, 10**9)), budget=2, seed=0)
+    assert refuted.verdict == Verdict.REFUTED and refuted.counterexample["value"] == 1000
+    assert refuted.first_violation <= 2 < 20 < len(calls)  # shrinking to the boundary took more than 10 x budget calls

@@ -3,7 +3,9 @@
 A strategy draws a few *structured* parameters (class sizes, dimension, mu, width, decade of
 eps, seeds) and builds valid data from them with the deterministic generators of
 :mod:`verify.data.generators`; nothing is rejection-filtered from random floats. Shrinking
-therefore moves toward few points, few neurons, low dimension, seed 0 and round numbers.
+therefore moves toward few points, few neurons, low dimension, seed 0 and round numbers (and, for
+the structures drawn with them, toward split classes, one support vector, both signs of v and no
+anchored neuron).
 
 ``scenario(...)`` is the public entry point (see its docstring)::
 
@@ -147,6 +149,21 @@ def log_eps_strategy(eps: tuple[float, float] | float) -> st.SearchStrategy[floa
     return st.floats(min_value=a, max_value=b).map(lambda e: e * math.log(10.0))
 
 
+SPLITS = (0.9, 0.0)  # orthogonally separable: classes split to the two sides of the cap, or mixed in it
+BANDS = (1.0, 0.25)  # linearly separable: <w*, x> over all of [margin, 1], or within a quarter of it
+TILTS = (0.0, 1.0)  # linearly separable: one support vector on the teacher axis, or a support pair off it
+
+
+def log_hundredths(lo: int, hi: int) -> st.SearchStrategy[int]:
+    """An integer k in [lo, hi] (1 <= lo), spread log-uniformly: as many draws in [lo, 2 lo] as in [2 lo, 4 lo].
+
+    mu = k / 100 near its lower end is the hard case (slow alignment, nearly orthogonal classes): a uniform
+    draw over [0.05, 0.95] falls below 0.2 one time in six, a log-spread one about half the time. Shrinks to lo."""
+    if hi <= lo:
+        return st.just(lo)
+    return st.integers(min_value=0, max_value=1000).map(lambda u: min(hi, max(lo, round(lo * (hi / lo) ** (u / 1000)))))
+
+
 @st.composite
 def datasets(draw: st.DrawFn, data: str = "orthogonally_separable", n: tuple[int, int] = (2, 8), d: tuple[int, int] = (2, 4),
              mu: tuple[float, float] = (0.05, 0.95)) -> tuple[Dataset, dict[str, Any]]:
@@ -158,15 +175,20 @@ def datasets(draw: st.DrawFn, data: str = "orthogonally_separable", n: tuple[int
         n_pos = draw(st.integers(min_value=1, max_value=max(1, n_hi - 1)))
         n_neg = draw(st.integers(min_value=max(1, n_lo - n_pos), max_value=max(1, n_hi - n_pos)))
         mu_lo, mu_hi = _range("mu", mu, 0.0)
-        k = draw(st.integers(min_value=max(1, math.ceil(mu_lo * 100)), max_value=min(100, math.floor(mu_hi * 100))))
+        k = draw(log_hundredths(max(1, math.ceil(mu_lo * 100)), min(100, math.floor(mu_hi * 100))))
         value = 1.0 if dim == 1 else k / 100.0
         spread = draw(st.sampled_from([1.0, 2.0, 4.0]))
-        params = {"n_pos": n_pos, "n_neg": n_neg, "d": dim, "mu": value, "seed": seed, "norm_range": (1.0, spread)}
+        split = draw(st.sampled_from(SPLITS))
+        params = {"n_pos": n_pos, "n_neg": n_neg, "d": dim, "mu": value, "seed": seed, "norm_range": (1.0, spread),
+                  "split": split}
         return gen.orthogonally_separable(**params), {"data": data, **params}
     if data == "linearly_separable":
         count = draw(st.integers(min_value=max(2, n_lo), max_value=max(2, n_hi)))
         margin = draw(st.integers(min_value=5, max_value=50)) / 100.0
-        params = {"n": count, "d": dim, "margin": margin, "seed": seed}
+        band = draw(st.sampled_from(BANDS))
+        unit_norm = draw(st.booleans())
+        tilt = draw(st.sampled_from(TILTS))
+        params = {"n": count, "d": dim, "margin": margin, "seed": seed, "band": band, "unit_norm": unit_norm, "tilt": tilt}
         return gen.linear_teacher(**params), {"data": data, **params}
     if data == "symmetric":
         half = draw(st.integers(min_value=max(1, n_lo // 2), max_value=max(1, n_hi // 2)))
@@ -191,6 +213,48 @@ def make_init(kind: str, h: int, d: int, log_eps: float, seed: int) -> Initializ
     if kind == "dominated":
         return dominated_init(h, d, log_eps=log_eps, seed=seed)
     raise InputError(f"unknown init family {kind!r}; choose one of {', '.join(INIT_KINDS)}")
+
+
+ANCHOR_ANGLE = (0.02, 0.2)  # radians: how far from a point's activation boundary an anchored neuron starts
+
+
+def anchor_neurons(init: Initialization, ds: Dataset, count: int, seed: int) -> Initialization:
+    """The init with its first ``count`` neurons turned to start just inside a point's active half-space.
+
+    Neuron j < count keeps its norm ||W0_j|| and the direction of W0_j's part orthogonal to a point x_i of
+    its own class (y_i = sign(v0_j); any point where that class is empty; i drawn from ``seed``), and is
+    tilted by an angle in ``ANCHOR_ANGLE`` to the active side of <x_i, w> = 0: a barely active neuron that
+    either grows with its class or is pushed across that surface early in the flow. v0 is unchanged, so
+    every |v0_j| / ||W0_j|| (balancedness, domination) stays as it was. No change in d = 1 (the surface is
+    w = 0) or where W0_j is parallel to x_i."""
+    if count <= 0 or init.d < 2:
+        return init
+    rng = np.random.default_rng([int(seed), 1])
+    W0 = init.W0.copy()
+    unit = ds.X / np.linalg.norm(ds.X, axis=1, keepdims=True)
+    for j in range(min(count, init.h)):
+        own = np.flatnonzero(ds.y == np.sign(init.v0[j]))
+        pool = own if own.size else np.arange(ds.n)
+        a = unit[int(rng.choice(pool))]
+        tilt = float(rng.uniform(*ANCHOR_ANGLE))
+        norm = float(np.linalg.norm(W0[j]))
+        t = W0[j] - float(W0[j] @ a) * a
+        if np.linalg.norm(t) <= 1e-9 * norm:
+            continue
+        W0[j] = norm * (math.cos(tilt) * t / np.linalg.norm(t) + math.sin(tilt) * a)
+    return Initialization(W0, init.v0, init.log_eps, init.kind)
+
+
+def mix_signs(init: Initialization, seed: int) -> Initialization:
+    """The init with both signs of v0 present (h >= 2): where every v0_j has one sign, one (drawn from
+    ``seed``) is flipped. |v0_j| is unchanged."""
+    v0 = init.v0
+    if init.h < 2 or not (np.all(v0 > 0.0) or np.all(v0 < 0.0)):
+        return init
+    v0 = v0.copy()
+    j = int(np.random.default_rng([int(seed), 2]).integers(init.h))
+    v0[j] = -v0[j]
+    return Initialization(init.W0, v0, init.log_eps, init.kind)
 
 
 @dataclass(frozen=True)
@@ -220,10 +284,19 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
         "orthogonally_separable" (default): n_pos >= 1 positives and n_neg >= 1 negatives with
             mu = min_ij cos(y_i x_i, y_j x_j) exactly a drawn hundredth in ``mu``; every same-label pair has
             a positive and every opposite-label pair a negative inner product; row norms in [1, s],
-            s in {1, 2, 4} (collinear data when d = 1).
+            s in {1, 2, 4} (collinear data when d = 1). mu is spread log-uniformly over its range (about half
+            the draws below 0.2 for the default range: the nearly orthogonal hard case), and the classes are
+            either split to the two sides of the cap of signed directions (``params["split"] = 0.9``: class
+            directions at least 0.72 arccos(mu) apart, the mu pair one positive and one negative) or mixed in
+            it (``split = 0``); see :func:`verify.data.generators.orthogonally_separable`.
         "linearly_separable": n >= 2 points labelled by a random unit teacher w*, ||x|| <= 1,
-            y <w*, x> >= margin (a drawn hundredth in [0.05, 0.5]) and row 0 the support vector, so
-            the linear max margin through the origin is that margin exactly.
+            y <w*, x> >= margin (a drawn hundredth in [0.05, 0.5]) and w* the max-margin direction, so the
+            linear max margin through the origin is that margin exactly. Drawn with it: ``band`` (1 or 0.25:
+            y <w*, x> spread over [margin, 1] or within a quarter of it, points near the separator),
+            ``unit_norm`` (rows on the unit sphere: comparable norms) and ``tilt`` (0: row 0 is the support
+            vector margin w*; 1: rows 0 (+1) and 1 (-1) are a support pair margin w* +- ..., a cross-class
+            acute pair); see :func:`verify.data.generators.linear_teacher`. Cross-class acute pairs (the
+            data are then not orthogonally separable) occur in roughly half the draws or more.
         "symmetric": n_half >= 1 positives x_i and their mirrors -x_i labelled -1 (n = 2 n_half), linearly
             separable with max margin the drawn margin, ||x|| <= 1.
         "any": n i.i.d. Gaussian rows with fair-coin labels: no separability of any kind is promised.
@@ -232,6 +305,11 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
             v_j^2 = ||w_j||^2 (stored in log-eps form: any eps, even exp(-10^4), is representable);
         "unbalanced": W0 rows ~ N(0, I/d) and v0_j ~ N(0, 1/h) independent: generically |v_j| != ||w_j||;
         "dominated": |v0_j| = 2 ||W0_j|| (the second layer dominates), random signs.
+        Every family then draws two structures (recorded in ``params``): ``signs`` "mixed" (both signs of v0
+        present when h >= 2: where all agree one is flipped, see :func:`mix_signs`) or "random"; and
+        ``anchored`` in [0, h]: that many neurons turned, norm kept, to start just inside the active
+        half-space of a point of their own class (:func:`anchor_neurons`): barely active neurons, which
+        cross, slide or grow early. |v0_j| and ||W0_j|| are unchanged, so each family's guarantee holds.
     n -- (lo, hi) inclusive range of the number of examples (an integer fixes it). The orthogonally separable
         family draws n_pos in [1, hi - 1] and n_neg so that n_pos + n_neg lies in [lo, hi] where it can.
     d -- (lo, hi) inclusive range of the input dimension.
@@ -246,8 +324,9 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
     alpha -- the leaky-ReLU slope in [0, 1) (0: ReLU, with sigma'(0) = 0).
     mu -- (lo, hi) in [0, 1]: the range of mu for "orthogonally_separable" data (ignored otherwise).
 
-    Each drawn Scenario records what built it in ``scenario.params`` (family, sizes, seeds, mu or margin, h,
-    log_eps, loss, alpha), which a counterexample stores and ``verify search --replay`` reads back.
+    Each drawn Scenario records what built it in ``scenario.params`` (family, sizes, seeds, mu or margin, the
+    data structures split or band / unit_norm / tilt, h, log_eps, signs, anchored, loss, alpha), which a
+    counterexample stores and ``verify search --replay`` reads back.
     Restrict a claim's scenarios with ``precondition=`` on the claim, not with ``.filter``.
 
     Example: ``scenario(data="linearly_separable", n=(4, 12), d=(2, 5), h=(2, 8), eps=(1e-8, 1e-4),
@@ -275,8 +354,14 @@ def scenario(data: str = "orthogonally_separable", init: str = "balanced", n: tu
         width = draw(widths)
         le = draw(log_eps)
         init_seed = draw(SEEDS)
-        params = {**data_params, "init": init, "h": width, "log_eps": le, "init_seed": init_seed, "loss": loss, "alpha": alpha}
+        signs = draw(st.sampled_from(("mixed", "random")))
+        anchored = draw(st.integers(min_value=0, max_value=width))
+        params = {**data_params, "init": init, "h": width, "log_eps": le, "init_seed": init_seed, "signs": signs,
+                  "anchored": anchored, "loss": loss, "alpha": alpha}
         built = make_init(init, width, ds.d, le, init_seed)
+        if signs == "mixed":
+            built = mix_signs(built, init_seed)
+        built = anchor_neurons(built, ds, anchored, init_seed)
         if eps_mode is not None:
             value, why = eps_mode.log_eps(ds, built)
             params["eps_mode"] = eps_mode.name

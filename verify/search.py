@@ -5,7 +5,9 @@ below ``-error`` is only a *candidate*; it becomes a violation after a confirmat
 a 1000x tighter tolerance still violates beyond its error estimate. Hypothesis then shrinks
 the confirmed violation (every shrink step is confirmed again), so a REFUTED verdict always
 carries a small, confirmed, replayable counterexample. Runs whose hypotheses fail are
-*vacuous* and never count as evidence; runs that fail numerically make the verdict UNKNOWN.
+*vacuous* and never count as evidence; runs that fail numerically make the verdict UNKNOWN. Until a
+violation is found a search makes at most ``CALL_CAP_FACTOR`` x budget calls, rejected ones included, so a
+search whose every example is rejected ends UNKNOWN after that many, not after Hypothesis's ~1000.
 
 Two engines must agree. A confirmed float64 violation of a trajectory claim is rerun on the mp
 backend: a margin there that differs from the float64 one by more than ``INCONSISTENT_FACTOR``
@@ -20,6 +22,7 @@ import importlib
 import math
 import pkgutil
 import time
+import unittest
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +46,7 @@ CONFIRM_RTOL_FACTOR = 1e-3
 MP_DPS = 30  # digits of the high-precision confirmation (issue 5: at least 30)
 INCONSISTENT_FACTOR = 10.0  # float64 and mp margins further apart than this x their errors: an engine inconsistency
 ROUNDING_FLOOR = 1e-12  # relative rounding allowed on top of a margin's stated error (checks that claim error 0)
+CALL_CAP_FACTOR = 10  # a search draws at most this many times its budget before a violation (rejected ones count)
 
 
 @dataclass
@@ -89,6 +93,13 @@ class _Violation(Exception):
 
 class _EngineFailure(Exception):
     """Raised inside the Hypothesis test when the engine itself errors."""
+
+
+class _CallCap(unittest.SkipTest):
+    """Raised inside the Hypothesis test when the search reaches its call cap. A skip exception: Hypothesis
+    stops the run at once and re-raises it (no shrinking, nothing reported), where any other exception would be
+    a failing example to shrink. Without it a search whose every example is rejected (vacuous, numerical,
+    inconclusive) runs until Hypothesis's own limit on invalid examples, about 1000 calls whatever the budget."""
 
 
 def _precondition(claim: Claim, run: Run) -> str | None:
@@ -240,8 +251,13 @@ def search(
     valid: list[tuple[float, Scenario]] = []  # (margin, scenario) of the valid examples, for the cross-check
     explored = Explored()  # their parameters, for the report's `explored` and `worst_case`
 
+    cap = CALL_CAP_FACTOR * max(1, budget)
+
     def probe(sc: Scenario) -> None:
         interrupt.raise_if_requested()  # a Ctrl-C / SIGTERM whose KeyboardInterrupt was swallowed
+        if calls[0] >= cap and not ("counterexample" in found or "failure" in found):  # never cuts a shrink
+            found["capped"] = calls[0]
+            raise _CallCap(f"call cap {cap} reached")
         calls[0] += 1
         if progress is not None:
             progress(calls[0], budget)
@@ -303,7 +319,7 @@ def search(
     runner._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     try:
         runner()
-    except _Violation:
+    except (_Violation, _CallCap):
         pass
     except _EngineFailure:
         result.verdict = Verdict.FAILED
@@ -337,6 +353,9 @@ def search(
         result.reason = f"no violation beyond the error estimate in {result.examples} valid example(s)"
         _cross_check(claim, result, valid, seed)
         result.time_s = time.perf_counter() - start
+    if "capped" in found and result.verdict != Verdict.REFUTED:
+        result.reason += (f" [search stopped at its call cap: {found['capped']} calls = {CALL_CAP_FACTOR} x budget "
+                          f"{budget}, {result.examples} valid]")
     return result
 
 

@@ -157,8 +157,30 @@ def _check_mu(ds: Dataset, target: float, tol: float) -> Dataset:
 # --------------------------------------------------------------------------- mu > 0 (and its near misses)
 
 
+def _split_cap(y: np.ndarray, d: int, theta: float, inner: float, split: float, rng: np.random.Generator) -> np.ndarray:
+    """Unit rows for labels ``y`` (both classes present, d >= 2) with the classes on opposite sides of the cap.
+
+    Core ``u`` and side ``e`` (orthonormal); class ``c`` (+-1) is centred at ``cos(b) u + c sin(b) e`` with
+    ``b = split * inner`` and spread within angle ``(1 - split) * inner`` of that centre, so every row is
+    within ``inner`` of ``u`` (triangle inequality). A random positive is the extreme ``cos(theta) u + sin(theta) e``
+    and a random negative ``cos(theta) u - sin(theta) e``: the pair at angle exactly ``2 theta``.
+    """
+    n = y.size
+    Q = _frame(d, rng)
+    u, e = Q[:, 0], Q[:, 1]
+    beta, radius = split * inner, (1.0 - split) * inner
+    S = np.empty((n, d))
+    for c in (1.0, -1.0):
+        rows = np.flatnonzero(y == c)
+        centre = math.cos(beta) * u + c * math.sin(beta) * e
+        phi = rng.uniform(0.0, radius, size=rows.size)
+        S[rows] = np.cos(phi)[:, None] * centre + np.sin(phi)[:, None] * _tangent_dirs(_frame(d, rng, core=centre), rows.size, rng)
+        S[int(rng.choice(rows))] = math.cos(theta) * u + c * math.sin(theta) * e
+    return S
+
+
 def orthogonally_separable(n_pos: int, n_neg: int, d: int, mu: float, *, seed: int,
-                           norm_range: tuple[float, float] = (1.0, 1.0), tol: float = MU_TOL) -> Dataset:
+                           norm_range: tuple[float, float] = (1.0, 1.0), tol: float = MU_TOL, split: float = 0.0) -> Dataset:
     """Data with ``mu = min_ij cos(y_i x_i, y_j x_j)`` exactly the given value > 0 (|error| <= tol).
 
     Signed directions ``s_i`` lie in the cap of half-angle ``theta = arccos(mu)/2 < pi/4`` around a
@@ -166,6 +188,14 @@ def orthogonally_separable(n_pos: int, n_neg: int, d: int, mu: float, *, seed: i
     ``2 theta = arccos(mu)``, the rest within ``0.9 theta`` of ``u``. Then ``x_i = y_i r_i s_i`` with
     ``r_i ~ U[X_min, X_max]``, positives first. Every pair then has cosine >= mu > 0, so the data are
     orthogonally separable as well. ``mu = 1`` gives collinear data; n = 1 or d = 1 forces it.
+
+    ``split`` in [0, 1] (with both classes present and d >= 2) pulls the classes to opposite sides of the
+    cap: the positives' signed directions spread within ``(1 - split) 0.9 theta`` of a centre at
+    ``split 0.9 theta`` from ``u`` towards the positive extreme, the negatives' likewise towards the other,
+    and the extremes are one positive and one negative. 0 (the default) is the unsplit cap. Every positive s
+    has ``<s, e> >= sin(b)``, ``b = (2 split - 1) 0.9 theta``, and every negative ``<s, e> <= -sin(b)``, so for
+    split > 1/2 the class directions (normalised sums) are at least ``2 b`` apart: 1.8 theta at split 1
+    (near-orthogonal classes when mu is small). mu is exact either way.
     """
     n_pos, n_neg, d = _int("n_pos", n_pos, 0), _int("n_neg", n_neg, 0), _int("d", d, 1)
     n = n_pos + n_neg
@@ -174,17 +204,22 @@ def orthogonally_separable(n_pos: int, n_neg: int, d: int, mu: float, *, seed: i
     mu = in_range("mu", mu, 0.0, 1.0, lo_open=True, hi_open=False)
     lo, hi = _norm_range(norm_range)
     tol = in_range("tol", tol, 0.0, 1.0, lo_open=True, hi_open=False)
+    split = in_range("split", split, 0.0, 1.0, lo_open=False, hi_open=False)
     if mu < 1.0 and n == 1:
         raise InputError(f"a single point has mu = 1 (the i = j term); mu = {mu!r} is impossible")
     if mu < 1.0 and d == 1:
         raise InputError(f"in d = 1 the signed data are collinear, so mu = 1; mu = {mu!r} is impossible")
     rng = _rng(seed)
     theta = 0.5 * math.acos(mu)
-    extremes = tuple(int(i) for i in rng.choice(n, size=2, replace=False)) if n >= 2 else None
-    S = _cap(n, d, theta, INNER_FRACTION * theta, extremes, rng)  # type: ignore[arg-type]
     y = _labels(n_pos, n_neg)
+    if split > 0.0 and n_pos and n_neg and d >= 2:
+        S = _split_cap(y, d, theta, INNER_FRACTION * theta, split, rng)
+    else:
+        extremes = tuple(int(i) for i in rng.choice(n, size=2, replace=False)) if n >= 2 else None
+        S = _cap(n, d, theta, INNER_FRACTION * theta, extremes, rng)  # type: ignore[arg-type]
     X = y[:, None] * _norms(n, lo, hi, rng)[:, None] * S
-    name = f"orthogonally_separable({_fmt(n_pos=n_pos, n_neg=n_neg, d=d, mu=mu, seed=seed, norm_range=(lo, hi))})"
+    extra = {"split": split} if split > 0.0 else {}
+    name = f"orthogonally_separable({_fmt(n_pos=n_pos, n_neg=n_neg, d=d, mu=mu, seed=seed, norm_range=(lo, hi), **extra)})"
     return _check_mu(Dataset(X, y, name=name), mu, tol)
 
 
@@ -249,18 +284,25 @@ def _teacher(d: int, teacher: object, rng: np.random.Generator) -> np.ndarray:
     return _unit(w)
 
 
-def _half_slab(k: int, w: np.ndarray, margin: float, rng: np.random.Generator) -> np.ndarray:
+def _half_slab(k: int, w: np.ndarray, margin: float, rng: np.random.Generator, band: float = 1.0,
+               unit_norm: bool = False) -> np.ndarray:
     """k points in the unit ball with <w, x> in [margin, 1]; row 0 is the support vector margin * w.
 
-    ``<w, x> = t ~ U[margin, 1]``; the part orthogonal to w has a random direction and length
-    ``U[0, sqrt(1 - t^2)]``, so ``||x|| <= 1``.
+    ``<w, x> = t ~ U[margin, hi]`` with ``hi = margin + band (1 - margin)`` (1 for the default band 1);
+    the part orthogonal to w has a random direction and length ``U[0, sqrt(1 - t^2)]``, so ``||x|| <= 1``,
+    or, with ``unit_norm``, the full length ``sqrt(1 - t^2)``, so ``||x|| = 1`` (rows 1.., d >= 2).
     """
     d = w.size
-    t = rng.uniform(margin, 1.0, size=k)
+    hi = 1.0 if band == 1.0 else margin + band * (1.0 - margin)
+    t = rng.uniform(margin, hi, size=k)
     t[0] = margin
     P = np.zeros((k, d))
     if d > 1:
-        length = rng.uniform(0.0, 1.0, size=k) * np.sqrt(1.0 - t * t)
+        length = np.sqrt(1.0 - t * t)
+        if not unit_norm:
+            length = rng.uniform(0.0, 1.0, size=k) * length
+        else:
+            rng.uniform(0.0, 1.0, size=k)  # drawn all the same: the ball's <w, x> and orthogonal directions
         P = _tangent_dirs(_frame(d, rng, core=w), k, rng) * length[:, None]
     P[0] = 0.0
     return t[:, None] * w + P
@@ -282,26 +324,53 @@ def symmetric_separable(n_half: int, d: int, margin: float, *, seed: int) -> Dat
     return Dataset(np.vstack([P, -P]), _labels(n_half, n_half), name=name)
 
 
-def linear_teacher(n: int, d: int, margin: float, *, seed: int, teacher: Sequence[float] | None = None) -> Dataset:
+def linear_teacher(n: int, d: int, margin: float, *, seed: int, teacher: Sequence[float] | None = None,
+                   band: float = 1.0, unit_norm: bool = False, tilt: float = 0.0) -> Dataset:
     """Seed 002 data: ``y = sign(<w*, x>)`` for a unit teacher ``w*`` (random, or ``teacher`` normalised).
 
     Each point: a label y (row 0: +1, row 1: -1, the rest fair coins), ``<w*, x> = y t`` with
     ``t ~ U[margin, 1]`` and an orthogonal part of random direction and length ``U[0, sqrt(1-t^2)]``.
     Guarantees ``||x|| <= 1``, ``y <w*, x> >= margin`` (so ``y cos(w*, x) >= margin``, and the
     functional margin ``y <w*/margin, x> >= 1``), and row 0 is the support vector
-    ``margin * w*``, making ``w*`` the max-margin direction with ``gamma_lin = margin`` exactly.
+    ``margin * w*`` (tilt 0, the default), making ``w*`` the max-margin direction with ``gamma_lin = margin``
+    exactly.
+
+    ``band`` in (0, 1] narrows ``t`` to ``U[margin, margin + band (1 - margin)]``: every point within that
+    band of the separating hyperplane (many near-support vectors; with a small band, opposite-class points
+    at an acute angle are common). ``unit_norm`` puts rows 1.. on the unit sphere (orthogonal part of length
+    ``sqrt(1 - t^2)``; d >= 2), so the classes have comparable norms. Both keep every guarantee above.
+
+    ``tilt`` in [0, 1] (n >= 2, d >= 2) replaces the single support vector by a pair: row 0 (+1) is
+    ``margin w* + l e`` and row 1 (-1) is ``-margin w* + l e`` for a random unit ``e`` orthogonal to w* and
+    ``l = tilt sqrt(1 - margin^2)`` (so ``||x|| <= 1``). Then ``y_0 x_0 + y_1 x_1 = 2 margin w*`` and, for any
+    unit w, ``min_i y_i <w, x_i> <= margin <w, w*>``: w* is still the max-margin direction with
+    ``gamma_lin = margin`` exactly. ``<x_0, x_1> = l^2 - margin^2``: for ``l > margin`` the support vectors are
+    a cross-class acute pair (the data are not orthogonally separable).
     """
     n, d = _int("n", n, 1), _int("d", d, 1)
     margin = in_range("margin", margin, 0.0, 1.0, lo_open=True, hi_open=False)
+    band = in_range("band", band, 0.0, 1.0, lo_open=True, hi_open=False)
+    tilt = in_range("tilt", tilt, 0.0, 1.0, lo_open=False, hi_open=False)
+    if not isinstance(unit_norm, (bool, np.bool_)):
+        raise InputError(f"unit_norm must be True or False, got {unit_norm!r}")
     rng = _rng(seed)
     w = _teacher(d, teacher, rng)
     y = rng.choice([-1.0, 1.0], size=n)
     y[0] = 1.0
     if n > 1:
         y[1] = -1.0
-    X = y[:, None] * _half_slab(n, w, margin, rng)
+    X = y[:, None] * _half_slab(n, w, margin, rng, band, bool(unit_norm))
+    if tilt > 0.0 and n >= 2 and d >= 2:
+        e = _tangent_dirs(_frame(d, rng, core=w), 1, rng)[0]
+        offset = tilt * math.sqrt(1.0 - margin * margin) * e
+        X[0], X[1] = margin * w + offset, -margin * w + offset
     tag = "random" if teacher is None else "given"
-    return Dataset(X, y, name=f"linear_teacher({_fmt(n=n, d=d, margin=margin, seed=seed)}, teacher={tag})")
+    extra: dict[str, object] = {"band": band} if band != 1.0 else {}
+    if unit_norm:
+        extra["unit_norm"] = True
+    if tilt > 0.0:
+        extra["tilt"] = tilt
+    return Dataset(X, y, name=f"linear_teacher({_fmt(n=n, d=d, margin=margin, seed=seed, **extra)}, teacher={tag})")
 
 
 # --------------------------------------------------------------------------- registry
