@@ -16,7 +16,9 @@
 - :mod:`.theorem56`: Theorem 5.6 (local convergence near the embedded optimum);
 - :mod:`.section6`: Definition 6.1 and balancedness / sign preservation (C-S6-bal);
 - :mod:`.theorem62`: Theorem 6.2 (trends in sigma and t; S-9, S-11), the Section-6 intro, S-17;
-- :mod:`.probability`: the good-event probabilities 1 - 2^(1-m) (Lemma 5.4 (ii)) and 1 - 2^-m (Theorem 6.2, S-4).
+- :mod:`.probability`: the good-event probabilities 1 - 2^(1-m) (Lemma 5.4 (ii)) and 1 - 2^-m (Theorem 6.2, S-4);
+- :mod:`.branching`: Assumption 4.6's numerical proxy (two kink rules, event-located vs fixed-step) and S-14's
+  planted branching start.
 
 Data quantities are in :mod:`.quantities` (the paper's audit hook), the network's margins in :mod:`.network`, the
 global max-margin optimisers in :mod:`.max_margin` and :mod:`.single_direction`, datasets in :mod:`.datasets`,
@@ -29,11 +31,12 @@ from types import ModuleType
 from verify.claims.collect import assemble
 from verify.claims.model import Claim
 
-from properties.lyu2021_margin import (embedding, kkt_directions, late_phase, phase1, probability, section6, symbolic,
-                                       teeth, theorem42, theorem43, theorem55, theorem56, theorem62, time_scale)
+from properties.lyu2021_margin import (branching, embedding, kkt_directions, late_phase, phase1, probability,
+                                       section6, symbolic, teeth, theorem42, theorem43, theorem55, theorem56, theorem62,
+                                       time_scale)
 
 SECTIONS: tuple[ModuleType, ...] = (symbolic, theorem42, phase1, time_scale, embedding, late_phase, theorem43,
-                                    kkt_directions, theorem55, theorem56, section6, theorem62, probability)
+                                    kkt_directions, theorem55, theorem56, section6, theorem62, probability, branching)
 
 CLAIMS: list[Claim] = assemble(SECTIONS)
 teeth.attach(CLAIMS)

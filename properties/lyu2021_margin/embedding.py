@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.model.init import Initialization
 from verify.scenarios import SEEDS, Scenario
@@ -108,6 +108,7 @@ def embed_horizon(scenario: Scenario, audit: Any) -> float:
     return engine_time(EMBED_HORIZON, scenario.dataset.n)
 
 
+@measures("minus the largest per-neuron relative gap between the m-neuron flow and pi_b of the two-neuron flow")
 def embedding_gap(run: Any) -> Margin:
     """Lemma 5.3: max over samples and neurons of ||z_k(t) - pi_b(Phi(theta^, t))_k|| / max(both norms), z_k = (w_k,
     a_k) of the m-neuron run, the two-neuron flow integrated here at the same times and rtol. Margin -gap, error
@@ -127,7 +128,8 @@ def embedding_gap(run: Any) -> Margin:
     t = paper_time(float(run.times[k]), run.dataset.n)
     return Margin(-float(gap[k, j]), error, f"max relative gap {gap[k, j]:.3g} (neuron {j}, paper t = {t:.4g}; "
                                             f"{p['embedding']} embedding, {p['theta_hat']} theta^, "
-                                            f"b = {np.round(b, 3).tolist()})")
+                                            f"b = {np.round(b, 3).tolist()})",
+                  site={"t": float(run.times[k]), "j": int(j)})
 
 
 L53_FLOW = paper_claim(
@@ -241,6 +243,7 @@ def at_worst_time(gaps: np.ndarray, errs: np.ndarray) -> tuple[np.ndarray, np.nd
     return gaps[rows, k], errs[rows, k]
 
 
+@measures("fitted order in r of the Cauchy differences minus the required 1.5 (exponent)")
 def cauchy_in_r(case: GeometryCase) -> Margin:
     """(iii): max_t D(r) (:func:`cauchy_differences`, T2 with lambda0 of the case's ``reading``) over CAUCHY_RS
     shrinks at order >= 2 - ORDER_TOL (``order_trend``)."""
@@ -313,6 +316,7 @@ def coupling_errors(ds: Dataset, theta: Q.Draw, b: np.ndarray, sigmas: tuple[flo
     return np.array(gaps), np.array(errs)
 
 
+@measures("fitted order in sigma of ||theta(T12 + t) - pi_b(theta~(t))|| minus the required 0.5 (exponent)")
 def coupling_in_sigma(case: GeometryCase) -> Margin:
     """(iv): max_t e(sigma) (:func:`coupling_errors`, T12 with lambda0 of the case's ``reading``) over COUPLING_SIGMAS
     shrinks at order >= 1 - ORDER_TOL (``order_trend``)."""

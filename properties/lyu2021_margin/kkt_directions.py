@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.margins import max_margin
 from verify.strategies import GeometryCase, as_case
 from verify.verdicts import Verdict
@@ -36,6 +36,7 @@ def suboptimal_direction(w_star: np.ndarray, m: int, seed: int, sign: float = 1.
     return sign * np.outer(c, w_star), sign * c
 
 
+@measures("worst of -eps_KKT, -|delta_KKT|, -|gamma - (alpha/2) gamma_lin| / gamma_lin, C - gamma / gamma_lin")
 def kkt_suboptimal(case: GeometryCase) -> Margin:
     """C-KKTsub: at the direction of :func:`suboptimal_direction` (m in 1..5 and the sign from the case's seed),
     eps_KKT ~ 0 and delta_KKT ~ 0 (network.kkt_residual, active q_i <= (1 + 1e-9) q_min), gamma = (alpha/2) gamma_lin
@@ -93,6 +94,7 @@ KKT_SUB_S10 = paper_claim(
 # ---------------------------------------------------------------------------------------------- S-8 control
 
 
+@measures("early minus late window max of |gamma/(C gamma_lin) - 2 alpha/(1+alpha)| and |N - (1-alpha)/4|")
 def suboptimal_limit(run: Any) -> Margin:
     """S-8 control: a bad-event run converges to the suboptimal KKT direction +-(1/2) phi(+-<w*, x>): |gamma/(C gamma_lin)
     - 2 alpha/(1 + alpha)| and |N - (1 - alpha)/4| shrink in envelope; gamma~ > (alpha/2) gamma_lin (Lyu-Li) is a

@@ -33,7 +33,7 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.model.init import Initialization
@@ -148,7 +148,7 @@ def beyond(lt: Late, target: float, what: str) -> Margin | None:
         return None
     return Margin(target - smooth, err, f"gamma~(t = {lt.t[-1]:.3g}) = {smooth:.6g} > {what} = {target:.6g}: "
                                         f"the limit margin is >= gamma~ (Lyu-Li), so the limit is not there",
-                  ratio=smooth / target)
+                  ratio=smooth / target, site={"t": float(lt.t[-1])})
 
 
 def one_sign(lt: Late) -> str | None:
@@ -232,6 +232,7 @@ def t31_scenarios() -> st.SearchStrategy[Scenario]:
     return st.one_of(SC.small_init_scenarios(m=(1, 4)), separating_scenarios())
 
 
+@measures("worst of: minus the relative loss rise between samples, q_min / ||theta||^2, the step of gamma~")
 def lyu_li_invariants(run: Any) -> Margin:
     """T3.1 invariants: L non-increasing between samples; once n L < ln 2, q_min > 0 and gamma~ non-decreasing.
     Relative errors (see :func:`ratio_error`): L moves by <= L max|dq| (|l'| <= l for the logistic loss), gamma~
@@ -247,7 +248,8 @@ def lyu_li_invariants(run: Any) -> Margin:
     rise = (L[1:] - L[:-1]) / L[:-1]
     k = int(np.argmax(rise - dq[1:] - dq[:-1]))
     parts = [Margin(-float(rise[k]), float(dq[k] + dq[k + 1]), f"max relative loss increase {rise[k]:.3g} "
-                                                               f"(t = {lt.t[k]:.3g} -> {lt.t[k + 1]:.3g})")]
+                                                               f"(t = {lt.t[k]:.3g} -> {lt.t[k + 1]:.3g})",
+                    site={"t": float(lt.t[k])})]
     below = np.flatnonzero(len(lt.y) * L < math.log(2.0))
     if below.size == 0:
         return Margin(0.0, 0.0, f"n L >= ln 2 up to t = {lt.t[-1]:.3g}: T3.1's premise never met", vacuous=True)
@@ -262,9 +264,9 @@ def lyu_li_invariants(run: Any) -> Margin:
         i = int(np.argmax(drop))
         parts.append(Margin(float(gt[i + 1] - gt[i]), float(err[i] + err[i + 1]),
                             f"gamma~ step {gt[i + 1] - gt[i]:.3g} at t = {lt.t[below[i]]:.3g} (gamma~ {gt[0]:.5g} -> "
-                            f"{gt[-1]:.5g})"))
+                            f"{gt[-1]:.5g})", site={"t": float(lt.t[below[i]])}))
     out = worst(parts)
-    return Margin(out.value, out.error, "; ".join(p.note for p in parts))
+    return Margin(out.value, out.error, "; ".join(p.note for p in parts), site=out.site)
 
 
 T31_INVARIANTS = paper_claim(
@@ -281,6 +283,7 @@ T31_INVARIANTS = paper_claim(
 )
 
 
+@measures("early-window max minus late-window max of eps_KKT and of the direction's motion per decade (normalised)")
 def kkt_trend(run: Any) -> Margin:
     """T3.1: the KKT residual eps_KKT of (P) at theta(t) (network.kkt_residual, active set q_i <= 1.1 q_min) shrinks
     in envelope, and so does the direction's motion per decade ||theta-bar(10 t) - theta-bar(t)||. Error SAFETY tol

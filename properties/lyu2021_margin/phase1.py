@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS, Scenario
 from verify.strategies import GeometryCase
@@ -226,6 +226,7 @@ def remainders(p1: PhaseOne) -> tuple[np.ndarray, np.ndarray]:
     return m_norms(dW, da) * math.sqrt(m) / r**3, p1.tol * size * math.sqrt(m) / r**3
 
 
+@measures("1/4 minus the growth exponent of E(r) = ||Delta||_M sqrt(m) / r^3 in ln(1/r) (dimensionless)")
 def lemma52_remainder(run: Any) -> Margin:
     """Lemma 5.2: E(r) (:func:`remainders`; T1 with lambda0 of the scenario's ``reading``) stays bounded
     (``bounded_trend``)."""
@@ -268,6 +269,7 @@ L52_E_PRINTED = paper_claim(
 )
 
 
+@measures("min over neurons and r of s_k a_k / ||(w_k, a_k)|| and cos(w_k, s_k mu^) (cosine, dimensionless)")
 def signs_at_t1(run: Any) -> Margin:
     """For each neuron with |b_k| >= B_MIN and every r of the window: s_k a_k / ||(w_k, a_k)|| > 0 and s_k <w_k, mu^> /
     ||w_k|| > 0, s_k = sign(b_k) (Lemma 5.2) or sign(a_k(0)) (the scenario's ``sign_reference`` "a0"); reports the
@@ -287,7 +289,7 @@ def signs_at_t1(run: Any) -> Margin:
         i = int(np.argmin(np.minimum(sign_part, cos)))
         parts.append(Margin(float(min(sign_part[i], cos[i])), p1.tol,
                             f"neuron {k} (b = {p1.b[k]:.3g}, s = sign({name}) = {s[k]:+.0f}) at r = {p1.r[i]:.3g}: "
-                            f"s a / ||(w, a)|| = {sign_part[i]:.4g}, cos(w, s mu^) = {cos[i]:.10f}"))
+                            f"s a / ||(w, a)|| = {sign_part[i]:.4g}, cos(w, s mu^) = {cos[i]:.10f}", site={"j": int(k)}))
     return worst(parts, f"no neuron with |b_k| >= {B_MIN}")
 
 
@@ -341,6 +343,7 @@ def early_prediction(x: np.ndarray, r: float, b: np.ndarray, direction: np.ndarr
     return r**2 * (bp**2 * phi(t, alpha) - bm**2 * phi(-t, alpha))
 
 
+@measures("1/4 minus the growth exponent of sup_x |f - prediction| / r^4 in ln(1/r) (dimensionless)")
 def early_function_gap(run: Any) -> Margin:
     """D(r) = sup_x |f_theta(T1(r))(x) - prediction(x)| / r^4 over :func:`probe_points` stays bounded
     (``bounded_trend``); the scenario's ``prediction`` picks the shape. Error of D: 2 tol sum_k ||(w_k, a_k)||^2

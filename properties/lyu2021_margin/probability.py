@@ -21,7 +21,7 @@ import numpy as np
 from scipy.stats import binomtest
 
 from verify.claims.direct import DirectOutcome
-from verify.claims.model import Claim
+from verify.claims.model import Claim, measures
 from verify.verdicts import Verdict
 
 from properties.lyu2021_margin import datasets as D
@@ -61,6 +61,7 @@ def binomial_runner(event: Event, p0: Callable[[int], float], cases: Sequence[tu
     """The decision of the module docstring: per (m, c_ainit) the count of ``event`` over ``draws`` seeded draws
     against the claimed probability p0(m); margin min(p0 - low, high - p0) over the cases (< 0: p0 outside)."""
 
+    @measures("distance of the claimed probability p0 inside the exact 99.9% Clopper-Pearson interval (probability)")
     def runner(_: Claim) -> DirectOutcome:
         notes, margins = [], []
         for m, c in cases:
@@ -144,6 +145,7 @@ P_EVENT_WRONG = paper_claim(
 )
 
 
+@measures("none: not decidable as printed (UNKNOWN without a margin)")
 def printed_bound(_: Claim) -> DirectOutcome:
     """S-4: the displayed bound "P >= 1 - delta" names no delta: nothing to decide."""
     return DirectOutcome(Verdict.UNKNOWN, "not decidable as printed: the display of Theorem 6.2 reads 'with probability "

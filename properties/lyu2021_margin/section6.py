@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.scenarios import SEEDS, Scenario
@@ -72,6 +72,7 @@ def hinted_cases(draw: st.DrawFn, eps_factors: tuple[float, ...] = (0.1, 0.5, 0.
     return GeometryCase(ds, seed, {**base, "H": H, "K": K, "eps": eps, "gamma_S": svm.inverse_norm})
 
 
+@measures("worst of -||w*(S') - w*(S)||, -|gamma_lin(S') - eps| / eps, support +1/-1, min_w eps cos - min <w, x'>")
 def hinted_properties(case: GeometryCase) -> Margin:
     """C-D6.1: w*(S') = w*(S) and gamma_lin(S') = eps (error 10x the QPs' KKT residuals and solver distances); if
     eps < gamma_lin(S) and H > eps the support vectors of S' are exactly x2', x3' (index sets); for 512 seeded unit w,
@@ -138,6 +139,7 @@ def bal_scenarios(draw: st.DrawFn, kind: str = "balanced") -> Scenario:
     return draw_scenario(ds, theta, draw(st.sampled_from((1e-2, 1e-4))))
 
 
+@measures("minus the max relative drift of a_k^2 - ||w_k||^2 (dimensionless)")
 def balance_drift(run: Any) -> Margin:
     """a_k^2 - ||w_k||^2 is constant along GF: max_{t,k} |c_k(t) - c_k(0)| / max(a_k^2, ||w_k||^2)(t) (error
     SAFETY (rtol + error estimate))."""
@@ -145,9 +147,11 @@ def balance_drift(run: Any) -> Margin:
     drift = np.abs(a2 - nw2 - (a2[0] - nw2[0])) / np.maximum(np.maximum(a2, nw2), np.finfo(float).tiny)
     k, j = np.unravel_index(int(np.argmax(drift)), drift.shape)
     return Margin(-float(drift[k, j]), tolerance(run.trajectory), f"relative drift of a^2 - ||w||^2: {drift[k, j]:.3g} "
-                                                                  f"(neuron {j}, t = {run.times[k]:.4g})")
+                                                                  f"(neuron {j}, t = {run.times[k]:.4g})",
+                  site={"t": float(run.times[k]), "j": int(j)})
 
 
+@measures("worst of -(relative drift of a_k^2 - ||w_k||^2), -|a_k - s_k ||w_k||| / ||theta_k||, min s_k a_k / ||theta_k||")
 def signs_and_balance(run: Any) -> Margin:
     """Corollary B.18: the drift of :func:`balance_drift`; where a_k(0)^2 = ||w_k(0)||^2 (to 8 u), |a_k - s_k ||w_k|||
     / ||theta_k|| stays at integrator level; and every a_k keeps its sign: min_{t,k} s_k a_k / ||theta_k|| > 0 with
@@ -162,7 +166,8 @@ def signs_and_balance(run: Any) -> Margin:
     keep = s * a / size
     k, j = np.unravel_index(int(np.argmin(keep)), keep.shape)
     parts.append(Margin(float(keep[k, j]), tol, f"min s_k a_k / ||theta_k|| = {keep[k, j]:.3g} (neuron {j}, t = "
-                                                f"{run.times[k]:.4g}; a_k^2 - ||w_k||^2 at 0: {a[0, j]**2 - nw2[0, j]:.3g})"))
+                                                f"{run.times[k]:.4g}; a_k^2 - ||w_k||^2 at 0: {a[0, j]**2 - nw2[0, j]:.3g})",
+                        site={"t": float(run.times[k]), "j": int(j)}))
     return worst(parts)
 
 

@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.scenarios import SEEDS
 from verify.strategies import GeometryCase, as_case
 from verify.verdicts import Verdict
@@ -74,6 +74,7 @@ def fixed_params(builder, m: tuple[int, ...] = (2,), **params) -> st.SearchStrat
 
 # ------------------------------------------------------------------------------------------ (a): the upper bound
 
+@measures("certified ((1+alpha)/4) gamma_lin minus the largest normalised margin gamma found (absolute)")
 def symmetric_bound(case: GeometryCase) -> Margin:
     """C-T4.2 (a), check (i): gamma(theta) <= ((1+alpha)/4) gamma_lin for every theta on symmetric data (q_min <=
     ((1+alpha)/2) min_i <sum a_k w_k, x_i>, ||sum a_k w_k|| <= ||theta||^2 / 2). Witnesses: RANDOM_DRAWS Gaussian theta of
@@ -163,6 +164,7 @@ def structure(ds, W: np.ndarray, a: np.ndarray, alpha: float, p: np.ndarray, Gam
             for name, dev, bound in rows]
 
 
+@measures("closed form coef(alpha) gamma_lin against the certified max-margin bracket, or a (c) bound minus deviation")
 def closed_form_optimum(case: GeometryCase) -> Margin:
     """C-T4.2 (a)/(b): the max margin at width m equals the closed form coef(alpha) gamma_lin (coef = case "value").
     Realised lower ends (SLSQP at width m, and the certifying net) must not exceed its upper end, and the certified
@@ -276,6 +278,7 @@ def relation(left: str, rel: str, right: str, brackets: dict, err: float) -> Mar
     return Margin(EQUAL * max(l_lo, r_lo) - spread, math.inf, f"{text}: not resolved")
 
 
+@measures("gap between the max-margin brackets of linked classes (absolute; '=' links: 1e-3 relative band minus spread)")
 def margin_chain(case: GeometryCase) -> Margin:
     """The chain of classes in the case (names of :data:`CLASSES` joined by "<" or "="), every link by
     :func:`relation`; the worst link decides; ratio: the largest of the "<" links'."""

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.strategies import GeometryCase, as_case
 from verify.verdicts import Verdict
 
@@ -57,6 +57,7 @@ def embedding(run: Any) -> np.ndarray:
     return Q.embedding_vector(SC.draw_of(run.scenario), mu / np.linalg.norm(mu))
 
 
+@measures("early-window max minus late-window max of |1 - gamma/(C gamma_lin)|; a certificate: its ratio deficit")
 def global_margin(run: Any) -> Margin:
     """Cor. 4.4: |1 - gamma / (C gamma_lin)| shrinks in envelope (error :func:`ratio_error`); the one-sign certificate
     (limit ratio <= 2 alpha / (1 + alpha)) and Lyu-Li's (gamma~ > C gamma_lin) are violations. The final ratio is
@@ -90,7 +91,8 @@ C44_MARGIN = paper_claim(
     **LATE,
     precondition=good_event,
     assumptions=T43_HYP + ("integrator gate (C-S6-bal)",) + TREND,
-    assumed=("A4.6 (non-branching; not checkable)", "sigma < sigma_max(theta0-bar) (unquantified; sheet 2.0)"),
+    assumed=("A4.6 (non-branching; not checkable exactly: numerical proxy LY-A46-proxy)",
+             "sigma < sigma_max(theta0-bar) (unquantified; sheet 2.0)"),
 )
 
 S7_MARGIN = paper_claim(
@@ -124,6 +126,7 @@ S8_MARGIN = paper_claim(
 )
 
 
+@measures("early minus late window max of N, ||odd part - w*/2||, ||a_k|/||w_k|| - 1|, or min sign agreement")
 def linear_structure(run: Any) -> Margin:
     """Theorem 4.3's limit f = C <w*, x> and its neurons (C-T4.3 finite check 3): the even-part index N, ||sum_k a_k
     w_k / ||theta||^2 - w*/2|| and, for neurons carrying >= SHARE_MIN of ||theta||^2, ||a_k|/||w_k|| - 1| shrink in
@@ -173,7 +176,8 @@ T43_LINEAR = paper_claim(
     **LATE,
     precondition=good_event,
     assumptions=T43_HYP + ("integrator gate (C-S6-bal)",) + TREND,
-    assumed=("A4.6 (non-branching; not checkable)", "sigma < sigma_max(theta0-bar) (unquantified; sheet 2.0)"),
+    assumed=("A4.6 (non-branching; not checkable exactly: numerical proxy LY-A46-proxy)",
+             "sigma < sigma_max(theta0-bar) (unquantified; sheet 2.0)"),
 )
 
 S8_LINEAR = paper_claim(
@@ -234,6 +238,7 @@ def sweep_of(case: Any) -> tuple[list[Any], list[Late]] | Margin:
     return runs, [read(run) for run in runs]
 
 
+@measures("allowed minus actual step of the end deficit |1 - gamma/(C gamma_lin)| between consecutive sigmas")
 def sigma_settles(case: Any) -> Margin:
     """Theorem 4.3 in sigma (C-T4.3 check 4, sheet 2.0): one draw at sigma = 1e-2 .. 1e-8, each to t = 1e12.
     (1) A suboptimal limit certified (one sign: ratio <= 2 alpha/(1 + alpha); Lyu-Li: gamma~ > C gamma_lin) at *every*
@@ -270,6 +275,7 @@ def sigma_settles(case: Any) -> Margin:
                                         f"{sum(bool(x) for x in certs)}", ratio=ratio)
 
 
+@measures("smallest decrease of the end deficit |1 - gamma/(C gamma_lin)| from one sigma to the next (dimensionless)")
 def sigma_improves(case: Any) -> Margin:
     """C-T4.3 check 4 read literally, "the final values improve as sigma decreases": delta(sigma) = |1 - gamma/(C
     gamma_lin)| at t = 1e12 is non-increasing along SWEEP_SIGMAS (value min_k delta_k - delta_k+1, error the two
@@ -297,7 +303,8 @@ T43_SIGMA = paper_claim(
     over=sweep_cases(),
     horizon=None,
     assumptions=T43_HYP[:5] + ("leaky", "good embedding vector b (vacuous otherwise)", "integrator gate (C-S6-bal)"),
-    assumed=("A4.6 (non-branching; not checkable)", "finite t = 1e12 and four sigmas: a trend (sheet 2.0)"),
+    assumed=("A4.6 (non-branching; not checkable exactly: numerical proxy LY-A46-proxy)",
+             "finite t = 1e12 and four sigmas: a trend (sheet 2.0)"),
     tags=("static", "sweep"),
     meta={"budget": SWEEP_BUDGET},
 )

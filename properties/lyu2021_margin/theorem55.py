@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.model.init import Initialization
@@ -72,6 +72,7 @@ def two_neuron_scenarios(draw: st.DrawFn) -> Scenario:
     return two_neuron_scenario(symmetric_data(draw), draw(st.sampled_from(SCALES)), draw(SEEDS))
 
 
+@measures("early minus late window max of ||theta-bar - (1/2)(w*, -w*, 1, -1)|| and |1 - gamma/(C gamma_lin)|")
 def two_neuron_limit(run: Any) -> Margin:
     """T5.5: ||theta/||theta|| - (1/2)(w*, -w*, 1, -1)|| (error 2 SAFETY tol: a normalised state) and |1 - gamma/(C
     gamma_lin)| shrink in envelope; gamma~ > C gamma_lin (Lyu-Li) rules the limit out (S-10's certificate). A run
@@ -129,6 +130,7 @@ S10_T55 = paper_claim(
 )
 
 
+@measures("min over samples of a1/S1, -a2/S2, cos(w1, w*), -cos(w2, w*) (dimensionless)")
 def two_neuron_signs(run: Any) -> Margin:
     """T5.5's conditions persist (sheet: a DERIVED expectation): a1 > 0 > a2 and <w1, w*> > 0 > <w2, w*> at every
     sample, as min of a1/S1, -a2/S2, cos(w1, w*), -cos(w2, w*) (S_k = ||(w_k, a_k)||; error SAFETY tol); balancedness
@@ -144,7 +146,8 @@ def two_neuron_signs(run: Any) -> Margin:
     k, j = np.unravel_index(int(np.argmin(cols)), cols.shape)
     names = ("a1 / S1", "-a2 / S2", "cos(w1, w*)", "-cos(w2, w*)")
     return Margin(float(cols[k, j]), SAFETY * lt.tol, f"min {names[j]} = {cols[k, j]:.4g} at t = {lt.t[k]:.3g}; mins "
-                                                      f"{np.round(np.min(cols, axis=0), 4).tolist()}")
+                                                      f"{np.round(np.min(cols, axis=0), 4).tolist()}",
+                  site={"t": float(lt.t[k]), "j": int(j % 2)})
 
 
 T55_SIGNS = paper_claim(

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.model.init import Initialization
@@ -86,6 +86,7 @@ def margin_gap(run: Any) -> tuple[Any, float, np.ndarray, str]:
                                  f"{drift:.3g}")
 
 
+@measures("(gamma* - gamma~(t_end)) / gamma*: room left below the anchor's margin (relative; certificates < 0)")
 def local_convergence(run: Any) -> Margin:
     """T5.6, gamma(limit) = gamma* = gamma(theta-bar*), by its two finite-time certificates: gamma~(t_end) > gamma*
     (Lyu-Li: the limit margin is larger) and a single-signed end with (alpha/2) gamma_lin < gamma* (the limit margin is
@@ -114,6 +115,7 @@ def local_convergence(run: Any) -> Margin:
                                                           f"gamma* = {ratio:.6g}", ratio=ratio)
 
 
+@measures("early-window max minus late-window max of |gamma - gamma*| / gamma* (relative)")
 def gap_trend(run: Any) -> Margin:
     """The finite-time reading of T5.6 (sheet C-T5.6 'final gamma equals gamma* within a trend'): |gamma - gamma*| /
     gamma* shrinks in envelope (error :func:`late_phase.ratio_error` / gamma*)."""

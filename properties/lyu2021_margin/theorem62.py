@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.scenarios import SEEDS, Scenario
 from verify.simulate import simulate
@@ -148,6 +148,7 @@ def reference(config: tuple[float, float, float], direction: tuple[float, ...], 
     return traj.W[-1], traj.v[-1], tolerance(traj)
 
 
+@measures("SHRINK x the earlier max minus the value at sigma = 1e-8 of the odds N/P or the misalignment 1 - cos")
 def sigma_trend(run: Any) -> Margin:
     """C-T6.2 in sigma: the run (sigma = 1e-8) and its draw at 1e-4, 1e-6, to the same time T, against the reference.
     Parts: odds N/P at 1e-8 <= SHRINK max(odds at 1e-4, 1e-6) (error 4 err max odds, ratio = odds / bound), and the
@@ -212,6 +213,7 @@ T62_H_SMALL = replace(
     meta={"budget": {"ci": 1}})
 
 
+@measures("worst of ((ln n)/||theta||^2 - |gamma - gamma_f_inf|) / gamma_f_inf and early-late max of 1 - cos(w, w*)")
 def unit_limit(run: Any) -> Margin:
     """C-T6.2 in t, one unit: |gamma(T) - gamma_f_inf| <= (ln n)/||theta(T)||^2 (the sheet's finite-time gap; ratio
     reported), and 1 - cos(w, w*) shrinks: its max over (UNIT_SPLIT, T] <= its max over [1e1, UNIT_SPLIT]."""
@@ -251,6 +253,7 @@ T62_UNIT_NEG = replace(
 
 # --- Section 6 intro (C-S6-intro), numeric companion; S-17 ---------------------------------------------------------
 
+@measures("worst of min sign(<w*, x>) f / ||theta||^2, SPLIT - spread, relative gaps of the margin chain")
 def linear_boundary(run: Any) -> Margin:
     """C-S6-intro at t = T: the positive group is co-aligned (spread <= SPLIT); sign f(x) = sign <w*, x> on TEST_POINTS
     seeded unit x with |<w*, x>| >= BAND (value min sign(<w*, x>) f(x) / ||theta||^2); gamma <= gamma_f_inf + (ln n) /
@@ -300,6 +303,7 @@ S6I_ESCAPE = replace(
     expected=Verdict.REFUTED, tags=("planted",), assumptions=HINTED_HYP + ("drops sigma small",), meta={"budget": {"ci": 2}})
 
 
+@measures("none: exploratory read-outs (value 0, infinite error, no verdict)")
 def dinit_explore(run: Any) -> Margin:
     """S-17: D_init on hinted data is outside Theorem 6.2: the read-outs (groups by the final sign of a_k), no verdict
     (infinite error)."""

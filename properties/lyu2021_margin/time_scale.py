@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from verify.claims.model import Margin
+from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
 from verify.simulate import simulate
@@ -96,6 +96,7 @@ def hit_offsets(ds: Dataset, m: int, seed: int) -> np.ndarray:
     return t - np.array([Q.phase_times(lam, m, sigma, m_norm, 1.0)[2] for sigma in HIT_SIGMAS])
 
 
+@measures("-|s lambda0 - 1|: relative deviation of the fitted t_hit slope s from 1/lambda0 (dimensionless)")
 def time_scale(case: GeometryCase) -> Margin:
     """Erratum S-1: the least-squares slope s of t_hit(rho) against ln(1/sigma) equals 1/lambda0 (the case's
     ``reading``). Margin -|s lambda0 - 1|; error lambda0 (the slope's worst case from the t_hit errors + 3 standard
@@ -164,6 +165,7 @@ def linearisation_residual(ds: Dataset, W: np.ndarray, a: np.ndarray, alpha: flo
     return float(math.sqrt(np.sum(dW**2) + np.sum(da**2))), fp
 
 
+@measures("1/4 minus the growth exponent of ||grad L - grad L_lin|| / ||theta||_M^3 as ||theta||_M -> 0")
 def linearisation_trend(case: GeometryCase) -> Margin:
     """R(s) = residual / ||theta||_M^3 at theta = s theta-bar / ||theta-bar||_M, s in EQ23_SCALES, stays bounded as
     s -> 0 (``bounded_trend``); theta-bar ~ D_init(1) of width 2 + seed % 5, mu~ of the case's ``reading``."""
