@@ -136,10 +136,10 @@ def _score(sec: Section, entries: list[dict[str, Any]]) -> None:
 
 
 def teeth_text(sec: Section) -> str:
-    """'checks shown to fail (planted claim or engine mutant): a/b' ('' when no entry records teeth)."""
+    """'; checks shown to fail by a planted claim, mutant or test: a/b' ('' when no entry records teeth)."""
     if not sec.teeth_total:
         return ""
-    return f"; checks shown to fail by a planted claim or engine mutant: {sec.teeth_shown}/{sec.teeth_total}"
+    return f"; checks shown to fail by a planted claim, mutant or test: {sec.teeth_shown}/{sec.teeth_total}"
 
 
 def sections(report: dict[str, Any]) -> list[Section]:
