@@ -11,6 +11,7 @@ from verify.dynamics import crossings, stepper
 from verify.dynamics.events import solve_cartesian, solve_polar
 from verify.dynamics.field import NetworkField
 from verify.dynamics.forms import CartesianForm
+from verify.trajectory import Event, sliding_mask
 
 
 def unit(deg: float) -> np.ndarray:
@@ -200,6 +201,27 @@ def test_pc2_sliding_is_reported_and_stays_on_surface():
     np.testing.assert_allclose(ang, 30.0, atol=1e-9)
     assert tr.balancedness_drift <= 1e-9
     assert tr.stats["steps"] < 5000  # no chattering
+
+
+def test_sliding_mask_marks_exactly_the_pairs_held_on_their_kink():
+    """verify.trajectory.sliding_mask reads the event log: on at the "sliding" event, off at its exit; the marked
+    pairs are the ones the state holds at <x_i, w_j> = 0 to rounding, the unmarked ones are off their kink."""
+    field, W0, v0, s = _pc2()
+    times = np.geomspace(1e-2, 1e4, 80)
+    tr = solve_cartesian(field, W0, v0, times, rtol=1e-11)
+    mask = sliding_mask(tr.events, tr.times, field.X.shape[0], W0.shape[0])
+    assert mask.shape == (times.size, 4, 5) and mask[-1, 2, :3].all() and not mask[0].any()
+    rel = np.abs(np.einsum("sjd,id->sij", tr.W, field.X)) / np.linalg.norm(tr.W, axis=2)[:, None, :]
+    assert np.max(rel[mask]) <= 1e-12
+    late = times > 10.0
+    assert np.min(rel[late][~mask[late]]) > 1e-6
+
+
+def test_sliding_mask_follows_entries_exits_and_crossings():
+    events = [Event(1.0, 0, 1, "sliding"), Event(2.0, 1, 1, "sliding"), Event(3.0, 0, 1, "sliding_exit"),
+              Event(4.0, 1, 1, "activate", 1)]
+    mask = sliding_mask(events, np.array([0.5, 1.0, 2.5, 3.5, 5.0]), 2, 2)
+    assert [sorted(map(tuple, np.argwhere(m).tolist())) for m in mask] == [[], [(0, 1)], [(0, 1), (1, 1)], [(1, 1)], []]
 
 
 # (f) polar vs Cartesian ---------------------------------------------------------------------------

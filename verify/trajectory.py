@@ -48,6 +48,28 @@ class Event:
         return asdict(self)
 
 
+def sliding_mask(events: list[Event] | tuple[Event, ...], times: np.ndarray, n: int, h: int) -> np.ndarray:
+    """mask[s, i, j]: the pair (x_i, w_j) slides on its kink <x_i, w_j> = 0 at ``times[s]``, read from the event log
+    (entered by a "sliding" event at or before times[s], not left by "sliding_exit" or a crossing since). There the
+    exact flow has <x_i, w_j> = 0; a float64 state holds it only to rounding, so sign readings use this mask."""
+    times = np.asarray(times, float)
+    mask = np.zeros((times.size, n, h), dtype=bool)
+    on: set[tuple[int, int]] = set()
+    order = sorted(events, key=lambda e: e.t)
+    pos = 0
+    for s, t in enumerate(times):
+        while pos < len(order) and order[pos].t <= t:
+            e = order[pos]
+            if e.kind == "sliding":
+                on.add((e.i, e.j))
+            elif e.kind in ("sliding_exit", "activate", "deactivate"):
+                on.discard((e.i, e.j))
+            pos += 1
+        for i, j in on:
+            mask[s, i, j] = True
+    return mask
+
+
 @dataclass(eq=False)
 class Trajectory:
     """Sampled solution of one simulation (float arrays, or mpmath objects for backend "mp")."""

@@ -30,7 +30,7 @@ from verify.claims.model import Margin
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
 from verify.scenarios import SEEDS, Scenario
-from verify.trajectory import Event
+from verify.trajectory import Event, sliding_mask
 
 from properties.sarussi2021_linear_teachers import datasets as D
 from properties.sarussi2021_linear_teachers import network as N
@@ -81,8 +81,15 @@ class Trace:
         return self.X.shape[0]
 
     @cached_property
+    def on_kink(self) -> np.ndarray:
+        """(S, n, 2k): the pairs an exact flow holds on their kink (sliding) per sample; none for GD / SGD."""
+        if self.algorithm != "gf":
+            return np.zeros((self.W.shape[0], self.n, self.W.shape[1]), dtype=bool)
+        return sliding_mask(self.events, self.t_engine, self.n, self.W.shape[1])
+
+    @cached_property
     def agreements(self) -> tuple[N.Agreement, ...]:
-        return tuple(N.agreement(Wi, self.X) for Wi in self.W)
+        return tuple(N.agreement(Wi, self.X, m) for Wi, m in zip(self.W, self.on_kink))
 
 
 def trace(run: Any) -> Trace:

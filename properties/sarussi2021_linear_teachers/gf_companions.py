@@ -16,6 +16,7 @@ import numpy as np
 from verify import simulate
 from verify.data.dataset import Dataset
 from verify.reproduce import Check
+from verify.trajectory import sliding_mask
 
 from properties.sarussi2021_linear_teachers import network as N
 from properties.sarussi2021_linear_teachers import quantities as Q
@@ -23,14 +24,16 @@ from properties.sarussi2021_linear_teachers._shared import ALPHA, LOSS, engine_l
 from properties.sarussi2021_linear_teachers.training import Reading, first_step, par_share, read
 
 
-def flow(ds: Dataset, W0: np.ndarray, eta: float, steps: int, samples: int = 30) -> tuple[Any, list[Reading]]:
+def flow(ds: Dataset, W0: np.ndarray, eta: float, steps: int,
+         samples: int = 30) -> tuple[Any, list[Reading], np.ndarray]:
     """The exact flow from W0 to t = steps * lr (lr = eta / n), sampled at the GD steps :func:`training.train`
-    samples (0, geometric in [1, steps], steps), and its readings."""
+    samples (0, geometric in [1, steps], steps), its readings and its sliding pairs per sample (read as <w, x> = 0)."""
     lr = engine_lr(eta, ds.n)
     k = np.asarray(W0).shape[0] // 2
     ks = np.unique(np.r_[0, np.geomspace(1, steps, samples).astype(int), steps])
     traj = simulate(ds, W0, N.second_layer(k), steps * lr, loss=LOSS, alpha=ALPHA, train_v=False, times=ks * lr)
-    return traj, read(SimpleNamespace(params={"lr": lr}, times=traj.times, W=traj.W), ds)
+    on_kink = sliding_mask(traj.events, traj.times, ds.n, 2 * k)
+    return traj, read(SimpleNamespace(params={"lr": lr}, times=traj.times, W=traj.W), ds, on_kink=on_kink), on_kink
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
@@ -42,7 +45,7 @@ def fig4(ds: Dataset, W0: np.ndarray, eta: float, steps: int, gd_rows: list[Read
     """Figure 4 under the exact flow: PAR entered and kept (Thm 6.2 (i)), r conserved in the NAR (LT-X1), the
     smoothed margin non-decreasing (Lyu-Li, a GF theorem), w-bar turning toward the QP (8) solution w~."""
     progress(f"exact GF to t = {steps} * eta / n")
-    traj, rows = flow(ds, W0, eta, steps)
+    traj, rows, _ = flow(ds, W0, eta, steps)
     t_par = first_step(rows, "par")
     inside = [i for i, r in enumerate(rows) if t_par is not None and r.step >= t_par]
     drift = max((abs(rows[i].r - rows[inside[0]].r) / rows[inside[0]].r for i in inside), default=np.inf)
@@ -74,8 +77,10 @@ def fig9(runs: list[tuple[Any, Dataset, np.ndarray, list[Reading], list[tuple[fl
     flows = []
     for at, ds, W0, _, _ in runs:
         progress(f"outlier at {at}: exact GF")
-        traj, rows = flow(ds, W0, eta, steps)
-        flows.append((at, rows, [par_share(W, ds.X, ds.y) for W in traj.W], len(traj.events)))
+        traj, rows, on_kink = flow(ds, W0, eta, steps)
+        flows.append((at, rows, [par_share(W, ds.X, ds.y, m) for W, m in zip(traj.W, on_kink)],
+                      f"{len(traj.events)} GF events; {int(on_kink[-1].sum())} (point, neuron) pairs sliding on their "
+                      "kink at the end, read as <w, x> = 0"))
     ends = "; ".join(f"{at}: D_max {rows[-1].d_max}, NAR {rows[-1].nar}, PAR share +/- {sh[-1][0]:.2f}/{sh[-1][1]:.2f}"
                      for at, rows, sh, _ in flows)
     checks = [
@@ -91,6 +96,6 @@ def fig9(runs: list[tuple[Any, Dataset, np.ndarray, list[Reading], list[tuple[fl
         notes.append(f"outlier {at}, GD vs exact GF at the same time: D_max {g_rows[-1].d_max} vs {rows[-1].d_max}, NAR "
                      f"{g_rows[-1].nar} vs {rows[-1].nar}, PAR share +/- {g_sh[-1][0]:.2f}/{g_sh[-1][1]:.2f} vs "
                      f"{sh[-1][0]:.2f}/{sh[-1][1]:.2f}, NAR from step {first_step(g_rows, 'nar')} vs {first_step(rows, 'nar')}, "
-                     f"mean loss {g_rows[-1].loss:.4g} vs {rows[-1].loss:.4g} ({events} GF crossing events)")
+                     f"mean loss {g_rows[-1].loss:.4g} vs {rows[-1].loss:.4g} ({events})")
     values = [{"outlier": at, "gf_d_max": [r.d_max for r in rows], "gf_par_share": sh} for at, rows, sh, _ in flows]
     return checks, notes, values

@@ -163,10 +163,19 @@ def _disagreements(P: np.ndarray) -> int:
     return max((int(np.sum(s[:, i] != s[:, j])) for i in range(k) for j in range(i + 1, k)), default=0)
 
 
-def agreement(W: np.ndarray, X: np.ndarray) -> Agreement:
-    """The NAR reading of W on the data X (global normalisation, sheet 1.9)."""
-    Wp, Wm = halves(W)
-    Pp, Pm = np.asarray(X, float) @ Wp.T, np.asarray(X, float) @ Wm.T
+def products(W: np.ndarray, X: np.ndarray, on_kink: np.ndarray | None = None) -> np.ndarray:
+    """<x_i, w^(j)> (n, 2k), exactly 0 where ``on_kink`` marks a pair sliding on its kink."""
+    P = np.asarray(X, float) @ np.asarray(W, float).T
+    if on_kink is not None:
+        P = np.where(on_kink, 0.0, P)
+    return P
+
+
+def agreement(W: np.ndarray, X: np.ndarray, on_kink: np.ndarray | None = None) -> Agreement:
+    """The NAR reading of W on the data X (global normalisation, sheet 1.9); ``on_kink`` (n, 2k) marks the pairs an
+    exact flow holds at <w, x> = 0 (sliding: :func:`verify.trajectory.sliding_mask`), read as 0, not as rounding."""
+    Wp, Wm = halves(products(W, X, on_kink).T)
+    Pp, Pm = Wp.T, Wm.T
     sp, sm = _common_sign(Pp), _common_sign(Pm)
     gamma = math.nan
     if sp is not None and sm is not None:

@@ -43,12 +43,14 @@ def linear_mismatch(W: np.ndarray, U: np.ndarray, alpha: float = ALPHA) -> float
     return float(np.mean(np.sign(N.output(W, U, alpha)) != np.sign(U @ (c.w_bar - c.u_bar))))
 
 
-def par_share(W: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(share of + neurons classifying the training set like w*, share of - neurons classifying it like -w*)."""
-    Wp, Wm = N.halves(W)
+def par_share(W: np.ndarray, X: np.ndarray, y: np.ndarray, on_kink: np.ndarray | None = None) -> tuple[float, float]:
+    """(share of + neurons classifying the training set like w*, share of - neurons classifying it like -w*); a
+    neuron sliding on a point's kink (``on_kink``, :func:`network.products`) classifies it as neither."""
+    P = N.products(W, X, on_kink)
+    k = P.shape[1] // 2
     y = np.asarray(y, float)
-    plus = np.all(y[:, None] * (X @ Wp.T) > 0.0, axis=0)
-    minus = np.all(-y[:, None] * (X @ Wm.T) > 0.0, axis=0)
+    plus = np.all(y[:, None] * P[:, :k] > 0.0, axis=0)
+    minus = np.all(-y[:, None] * P[:, k:] > 0.0, axis=0)
     return float(np.mean(plus)), float(np.mean(minus))
 
 
@@ -70,12 +72,13 @@ class Reading:
     outside_regime: float
 
 
-def read(traj: Trajectory, ds: Dataset, alpha: float = ALPHA) -> list[Reading]:
-    """The readings of every sampled iterate of a :func:`train` run."""
+def read(traj: Trajectory, ds: Dataset, alpha: float = ALPHA, on_kink: np.ndarray | None = None) -> list[Reading]:
+    """The readings of every sampled iterate of a :func:`train` run (``on_kink`` (S, n, 2k): an exact flow's sliding
+    pairs per sample, :func:`verify.trajectory.sliding_mask`)."""
     lr = traj.params["lr"]
     out = []
-    for t, W in zip(traj.times, traj.W):
-        a = N.agreement(W, ds.X)
+    for s, (t, W) in enumerate(zip(traj.times, traj.W)):
+        a = N.agreement(W, ds.X, None if on_kink is None else on_kink[s])
         c = N.clusters(W)
         q = N.margins(W, ds.X, ds.y, alpha)
         out.append(Reading(int(round(t / lr)), float(np.mean(N.point_loss(q))), float(np.mean(q <= 0.0)), a.nar,

@@ -60,6 +60,9 @@ def cross_check_text(cc: dict[str, Any]) -> str:
         text += f", {cc['pattern_mismatches']} activation sign mismatch(es)"
     if cc.get("escalated"):
         text += f"; {len(cc['escalated'])} decided at higher precision ({'; '.join(cc['escalated'])})"
+    if cc.get("estimate_exceeded"):
+        text += (f"; float64 error estimate exceeded on {len(cc['estimate_exceeded'])} example(s), converging when "
+                 f"tightened ({'; '.join(cc['estimate_exceeded'])})")
     if cc.get("skipped"):
         text += f"; {len(cc['skipped'])} skipped"
     return text

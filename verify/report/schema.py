@@ -83,6 +83,10 @@ _CROSS_CHECK = {
         "pattern_mismatches": {"type": "integer", "minimum": 0},
         "skipped": {"type": "array", "items": {"type": "string"}},
         "escalated": {"type": "array", "items": {"type": "string"}},
+        "estimate_exceeded": {"type": "array", "items": {"type": "string"}, "description": "examples whose float64 run "
+                              "at the claim's rtol was off its converged mp reference beyond its error estimate while "
+                              "its rerun at rtol / 100 agrees (the comparison that counts), with the check's margin "
+                              "on the reference"},
         "detail": {"type": "string"},
         "not_applicable": {"type": "string", "description": "why this HOLDS has no rerun (no engine trajectory, ...)"},
     },
