@@ -387,3 +387,23 @@ def test_an_init_whose_eps_overflows_float64_refuses_its_scaled_weights() -> Non
     with pytest.raises(InputError, match="overflows float64"):
         init.W
     assert np.all(np.isfinite(balanced_init(3, 2, log_eps=5.0).W))
+
+
+@pytest.mark.parametrize("backend", ["events", "limit", "gd", "mp"])
+def test_every_backend_checks_its_times_with_the_same_message(backend) -> None:
+    """One time-grid check (verify.dynamics.times) behind every backend's entry point: the first entry out of order
+    is named, whatever the backend."""
+    from verify.dynamics.times import check_order, sample_times
+
+    with pytest.raises(verify.InputError, match=r"strictly increasing \(entry 2 = 0.2 after 0.5\)"):
+        sample_times([0.1, 0.5, 0.2])
+    with pytest.raises(verify.InputError, match=r"times must be >= 0"):
+        check_order([-1.0, 2.0])
+    with pytest.raises(verify.InputError, match="non-empty"):
+        sample_times([])
+    with pytest.raises(verify.InputError, match="finite"):
+        sample_times([0.1, float("nan")])
+    ds = verify.Dataset(np.array([[1.0, 0.2], [-0.9, 0.1]]), np.array([1.0, -1.0]))
+    W0, v0 = 1e-3 * np.array([[1.0, 0.0], [0.0, 1.0]]), 1e-3 * np.array([1.0, -1.0])
+    with pytest.raises(verify.InputError, match=r"strictly increasing \(entry 2 = 0.2 after 0.5\)"):
+        verify.simulate(ds, W0, v0, 1.0, backend=backend, times=[0.1, 0.5, 0.2])

@@ -56,6 +56,7 @@ import numpy as np
 
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
+from verify.dynamics.times import check_order
 from verify.errors import InputError, NumericalError
 from verify.model.activation import check_alpha
 from verify.model.losses import Loss, get_loss
@@ -240,11 +241,7 @@ def _time_grid(times: Any, t_end: float) -> np.ndarray:
         return np.array([t_end])
     if not np.all(np.isfinite(grid)):
         raise InputError("times contains non-finite values")
-    if grid[0] < 0.0:
-        raise InputError(f"times must be >= 0, got {float(grid[0])!r}")
-    if np.any(np.diff(grid) <= 0.0):
-        k = int(np.flatnonzero(np.diff(grid) <= 0.0)[0])
-        raise InputError(f"times must be strictly increasing (entry {k + 1} = {float(grid[k + 1])!r} after {float(grid[k])!r})")
+    check_order(grid)
     if grid[-1] > t_end:
         raise InputError(f"times must not exceed t_end = {t_end!r}, got {float(grid[-1])!r}")
     if grid[-1] < t_end:

@@ -68,6 +68,7 @@ from scipy.optimize import brentq
 from verify.dynamics import crossings, engine_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
+from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
 
@@ -521,13 +522,6 @@ class _Engine:
         return out
 
 
-def _check_times(times: np.ndarray) -> np.ndarray:
-    t = np.asarray(times, dtype=float).reshape(-1)
-    if t.size == 0 or not np.all(np.isfinite(t)) or t[0] < 0.0 or np.any(np.diff(t) <= 0.0):
-        raise InputError("times must be a non-empty, finite, strictly increasing array of values >= 0")
-    return t
-
-
 def _pick_log_time(log_time: bool | None, t_end: float) -> bool:
     return t_end > LOG_TIME_THRESHOLD if log_time is None else bool(log_time)
 
@@ -567,7 +561,7 @@ def solve_cartesian(
     v0 = np.asarray(v0, dtype=float).reshape(-1)
     if W0.ndim != 2 or W0.shape[1] != field.X.shape[1] or v0.shape != (W0.shape[0],):
         raise InputError(f"W0 must be (h, {field.X.shape[1]}) and v0 (h,), got {W0.shape} and {v0.shape}")
-    t = _check_times(times)
+    t = sample_times(times)
     lt = _pick_log_time(log_time, float(t[-1]))
     form = CartesianForm(field, W0.shape[0], W0.shape[1])
     z0 = form.pack(W0, v0)
@@ -636,7 +630,7 @@ def solve_polar(
     :mod:`verify.dynamics.hybrid`) sets the switching mode at t = 0 instead of recomputing it.
     """
     r0, U0, sg = check_polar_inputs(field, r0, U0, s)
-    t = _check_times(times)
+    t = sample_times(times)
     lt = _pick_log_time(log_time, float(t[-1]))
     form = PolarForm(field, sg, r0, U0.shape[1])
     z0 = form.pack(r0, U0)

@@ -47,7 +47,7 @@ import numpy as np
 
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm
-from verify.dynamics.limit import as_sample_times
+from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
 
@@ -101,7 +101,7 @@ def solve_gd(
     ``stats``: steps, sample_steps, requested_times, max_time_offset, lr, batch_size,
     n_events, balancedness_gd_prediction (k, h), balancedness_actual (k, h).
     """
-    times = as_sample_times(times)
+    times = sample_times(times)
     if lr is None or isinstance(lr, (str, bytes)):
         raise InputError(f"GD needs a numeric step lr, got {lr!r}")
     lr = float(lr)

@@ -80,6 +80,7 @@ import numpy as np
 from verify.dynamics import events as _events
 from verify.dynamics import switching
 from verify.dynamics.field import NetworkField
+from verify.dynamics.times import sample_times
 from verify.dynamics.limit import PLANE_RTOL, _NeuronRun, limit_weights
 from verify.errors import NumericalError
 from verify.trajectory import Event, Trajectory
@@ -231,7 +232,7 @@ def solve_polar_hybrid(
     from the limit state and mode at the switch time. Same arguments and result as
     :func:`events.solve_polar`, plus ``stats["limit_phase_until"]`` (module docstring)."""
     r0, U0, sg = _events.check_polar_inputs(field, r0, U0, s)
-    t = _events._check_times(times)
+    t = sample_times(times)
     t_end = float(t[-1])
     h, d = U0.shape
     start = _time.perf_counter()

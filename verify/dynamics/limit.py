@@ -51,24 +51,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.dynamics.field import NetworkField
+from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
 from verify.trajectory import Event, Trajectory
 
 PLANE_RTOL = 1e-12  # |<x_i, u>| <= PLANE_RTOL ||x_i|| counts as on the hyperplane (inactive)
 TIME_RTOL = 1e-12  # crossings within TIME_RTOL max(1, t) of the earliest one are simultaneous
 LN2 = float(np.log(2.0))
-
-
-def as_sample_times(times: np.ndarray | list[float] | float) -> np.ndarray:
-    """Validate requested sample times: 1-D, finite, >= 0, strictly increasing, non-empty."""
-    t = np.atleast_1d(np.asarray(times, dtype=float))
-    if t.ndim != 1 or t.size == 0:
-        raise InputError(f"times must be a non-empty 1-D array, got shape {t.shape}")
-    if not np.all(np.isfinite(t)) or np.any(t < 0.0):
-        raise InputError("times must be finite and >= 0")
-    if np.any(np.diff(t) <= 0.0):
-        raise InputError("times must be strictly increasing")
-    return t
 
 
 def _lncosh(tau: np.ndarray | float) -> np.ndarray:
@@ -333,7 +322,7 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     """
     if not field.train_v:
         raise InputError("the limit engine needs balanced dynamics with the second layer trained (train_v=True)")
-    times = as_sample_times(times)
+    times = sample_times(times)
     U0 = np.asarray(U0, dtype=float)
     if U0.ndim != 2 or U0.shape[1] != field.X.shape[1]:
         raise InputError(f"U0 must have shape (h, {field.X.shape[1]}), got {U0.shape}")

@@ -50,6 +50,7 @@ from verify.dynamics.field import NetworkField
 from verify.dynamics.mp import num
 from verify.dynamics.mp.engine import GUARD, TOL_MARGIN, Engine
 from verify.dynamics.mp.field import MpField
+from verify.dynamics.times import check_order
 from verify.dynamics.mp.inputs import to_mp_array, to_mpf
 from verify.dynamics.mp.integrator import default_order
 from verify.errors import InputError
@@ -69,8 +70,7 @@ def _check_times(times: Any) -> list:
     if arr.size == 0:
         raise InputError("times must be non-empty")
     ts = [to_mpf(x, "times") for x in arr]
-    if ts[0] < 0 or any(b <= a for a, b in zip(ts, ts[1:])):
-        raise InputError("times must be strictly increasing and >= 0")
+    check_order(ts)
     return ts
 
 

@@ -1,0 +1,45 @@
+"""Sample-time grids: the one check every backend runs on the times it is asked to sample.
+
+A grid is non-empty, 1-D, finite, >= 0 and strictly increasing. :func:`sample_times` checks a float64 grid,
+:func:`check_order` the ordering of any grid of comparable numbers (the mp backend's mpf times), with one message
+per kind of mistake (:class:`verify.errors.InputError`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from verify.errors import InputError
+
+
+def check_order(ts: Sequence[Any]) -> None:
+    """Raise InputError unless ``ts`` is non-empty, starts >= 0 and is strictly increasing (names the first entry
+    out of order)."""
+    if len(ts) == 0:
+        raise InputError("times must be non-empty")
+    if ts[0] < 0:
+        raise InputError(f"times must be >= 0, got {float(ts[0])!r}")
+    if isinstance(ts, np.ndarray) and ts.dtype != object:
+        bad = np.flatnonzero(~(np.diff(ts) > 0.0))
+        first = int(bad[0]) if bad.size else None
+    else:
+        first = next((k for k in range(len(ts) - 1) if not ts[k + 1] > ts[k]), None)
+    if first is not None:
+        raise InputError(f"times must be strictly increasing (entry {first + 1} = {float(ts[first + 1])!r} after "
+                         f"{float(ts[first])!r})")
+
+
+def sample_times(times: Any) -> np.ndarray:
+    """``times`` as a float64 grid (a scalar is a grid of one), checked: 1-D, finite, >= 0, strictly increasing."""
+    try:
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+    except (TypeError, ValueError):
+        raise InputError("times must be a 1-D sequence of numbers") from None
+    if t.ndim != 1:
+        raise InputError(f"times must be a 1-D array, got shape {t.shape}")
+    if not np.all(np.isfinite(t)):
+        raise InputError("times must be finite")
+    check_order(t)
+    return t
