@@ -87,6 +87,14 @@ class Trajectory:
     stats: dict[str, Any] = field(default_factory=dict)  # steps, rhs_evals, events, warnings...
     params: dict[str, Any] = field(default_factory=dict)  # loss, alpha, rtol, t_end, ...
 
+    @classmethod
+    def from_polar(cls, times: np.ndarray, r: np.ndarray, U: np.ndarray, s: np.ndarray, **fields: Any) -> "Trajectory":
+        """A polar-form run: W = e^r U and v = s e^r built from the log-norms r (k, h), unit directions U (k, h, d)
+        and signs s (h,) (W, v under- or overflow past |r| ~ 745 / 709; r and U stay exact)."""
+        with np.errstate(under="ignore", over="ignore"):
+            scale = np.exp(r)
+        return cls(times=times, W=scale[..., None] * U, v=np.asarray(s)[None, :] * scale, r=r, U=U, **fields)
+
     @property
     def t_end(self) -> float:
         return float(self.times[-1])

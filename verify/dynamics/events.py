@@ -644,8 +644,6 @@ def solve_polar(
     U = Z[:, form.h :].reshape(t.size, form.h, form.d)
     U = U / np.linalg.norm(U, axis=2)[:, :, None]
     with np.errstate(under="ignore"):
-        W = np.exp(r)[:, :, None] * U
-        v = sg[None, :] * np.exp(r)
         outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
     stats = dict(
         eng.stats,
@@ -657,4 +655,5 @@ def solve_polar(
         **_loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": atol, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": float(t[-1]), "log_time": lt}
-    return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", r=r, U=U, balancedness_drift=0.0, error_estimate=eng.err_sum, stats=stats, params=params)
+    return Trajectory.from_polar(t, r, U, sg, events=eng.events, backend="events", balancedness_drift=0.0,
+                                 error_estimate=eng.err_sum, stats=stats, params=params)

@@ -301,8 +301,6 @@ def solve_polar_hybrid(
         err += ode.error_estimate
     stats["n_events"] = len(events)
     with np.errstate(under="ignore"):
-        W = np.exp(r)[:, :, None] * U
-        v = sg[None, :] * np.exp(r)
         outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
     stats.update(
         wall_s=_time.perf_counter() - start,
@@ -321,4 +319,5 @@ def solve_polar_hybrid(
         progress(t_end)
     atol_p = rtol if atol is None else float(atol)
     params = {"rtol": rtol, "atol": atol_p, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": t_end, "log_time": lt, "hybrid": True}
-    return Trajectory(times=t, W=W, v=v, events=events, backend="events", r=r, U=U, balancedness_drift=0.0, error_estimate=err, stats=stats, params=params)
+    return Trajectory.from_polar(t, r, U, sg, events=events, backend="events", balancedness_drift=0.0, error_estimate=err,
+                                 stats=stats, params=params)

@@ -349,16 +349,10 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     history = [[(seg.t0, seg.t1, int(np.sum(seg.active & yp)), int(np.sum(seg.active & ~yp))) for seg in run.segments] for run in runs]
     patterns = [[tuple(int(i) for i in np.flatnonzero(seg.active)) for seg in run.segments] for run in runs]
     sliding_sets = [[tuple(int(i) for i in np.flatnonzero(seg.sliding)) for seg in run.segments] for run in runs]
-    with np.errstate(under="ignore", over="ignore"):  # W, v overflow to inf past r = 709; r and U stay exact
-        scale = np.exp(R)
-    return Trajectory(
-        times=times,
-        W=scale[..., None] * U,
-        v=s * scale,
+    return Trajectory.from_polar(
+        times, R, U, s,
         events=events,
         backend="limit",
-        r=R,
-        U=U,
         balancedness_drift=0.0,
         error_estimate=float(np.finfo(float).eps * 10),
         stats={
