@@ -120,3 +120,25 @@ def test_audit_hook_is_scale_free_and_warning_free(scale):
     assert got["par_consistency"] == pytest.approx(scale * ref["par_consistency"], rel=1e-9)
     if scale == 1.0:
         np.testing.assert_allclose(got["par_svm_w"], ref["par_svm_w"])
+
+
+def test_an_exact_flows_sliding_pair_is_read_on_its_kink_not_by_its_rounding() -> None:
+    """A GF Trace reads the pairs the engine logged as sliding as <w, x> = 0: the NAR reading (Definition 6.2 needs a
+    nonzero common sign) and the PAR share both see the kink, where the rounded product (1e-17 here) would give a
+    sign. GD / SGD traces have no sliding and read the products as they are."""
+    from properties.sarussi2021_linear_teachers.flow_runs import Trace
+    from properties.sarussi2021_linear_teachers.training import par_share
+    from verify.trajectory import Event
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1.0, -1.0])
+    W = np.array([[[1.0, -1.0], [-1.0, 1e-17]], [[1.0, -1.0], [-1.0, 1e-17]]])  # u's product with x_2 rounds to +1e-17
+    events = (Event(0.5, 1, 1, "sliding"),)
+    gf = Trace(np.array([0.0, 1.0]), W, X, y, 0.1, "gf", events)
+    gd = Trace(np.array([0.0, 1.0]), W, X, y, 0.1, "gd", events)
+    assert gf.on_kink[0].sum() == 0 and gf.on_kink[1][1, 1]
+    assert gd.agreements[1].nar and not gf.agreements[1].nar
+    assert par_share(W[1], X, y) == (1.0, 1.0) and par_share(W[1], X, y, gf.on_kink[1]) == (1.0, 0.0)
+    W_out = W.copy()
+    W_out[:, 1, 1] = -1e-17  # rounding to the other side: the reading no longer depends on it
+    assert par_share(W_out[1], X, y) == (1.0, 0.0) and par_share(W_out[1], X, y, gf.on_kink[1]) == (1.0, 0.0)

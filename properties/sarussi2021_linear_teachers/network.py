@@ -174,8 +174,9 @@ def products(W: np.ndarray, X: np.ndarray, on_kink: np.ndarray | None = None) ->
 def agreement(W: np.ndarray, X: np.ndarray, on_kink: np.ndarray | None = None) -> Agreement:
     """The NAR reading of W on the data X (global normalisation, sheet 1.9); ``on_kink`` (n, 2k) marks the pairs an
     exact flow holds at <w, x> = 0 (sliding: :func:`verify.trajectory.sliding_mask`), read as 0, not as rounding."""
-    Wp, Wm = halves(products(W, X, on_kink).T)
-    Pp, Pm = Wp.T, Wm.T
+    P = products(W, X, on_kink)
+    k = P.shape[1] // 2
+    Pp, Pm = P[:, :k], P[:, k:]
     sp, sm = _common_sign(Pp), _common_sign(Pm)
     gamma = math.nan
     if sp is not None and sm is not None:

@@ -31,10 +31,11 @@ the mp backend itself logs spurious crossings at low precision: at eps = e^-4762
 killed a neuron at t = 612 that lives at 60 digits and in float64 (an open defect of the mp backend). A
 disagreement that persists at the last precision against a converged reference is rerun once more in float64 at
 rtol / ``TIGHTEN``: if that run agrees with the reference, the engine converges and the claim's run was merely less
-accurate than its local-error sum says (on a 100x-long run of a theorem's own flow the float64 run at rtol 1e-10 was 1.6e-5 off,
-6x its estimate, while the rtol 1e-12 run agreed to 3e-9): the tight comparison counts, ``estimate_exceeded``
-records the example, and the claim's check is re-evaluated on the mp reference (a violation there is FAILED, never
-HOLDS). If the tight run disagrees too, it is an engine inconsistency: the search reports FAILED with both values.
+accurate than its local-error sum says (on a run 100x a theorem's own horizon the float64 run at rtol 1e-10 was
+1.6e-5 off, 6x its estimate, while the rtol 1e-12 run agreed to 3e-9): the tight comparison counts,
+``estimate_exceeded`` records the example, and the claim's check is re-evaluated on the mp reference (a violation
+there is FAILED, never HOLDS). If the tight run disagrees too, it is an engine inconsistency: the search reports
+FAILED with both values.
 
 Data with rows on one line through 0 (x_k = +-c x_i: symmetric data, duplicates): both engines settle such rows as
 one surface with coupled slopes (:func:`verify.dynamics.switching.lines`); a line of coupled rows that *slides* is
@@ -292,7 +293,6 @@ def _tightened(claim: Claim, scenario: Scenario, runmp: Run, cmp: Comparison, er
     the tight comparison counts. If it disagrees too, the engine is inconsistent: ``cmp`` stands."""
     if claim.backend != "events":
         return cmp, error
-
     rtol = claim.rtol / TIGHTEN
     tight = _rerun(claim, scenario, claim.backend, rtol=rtol)
     tight_error = example_error(tight, runmp, rtol, dps)
