@@ -112,6 +112,44 @@ def test_a_wrong_limit_engine_is_failed() -> None:
     assert "limit engine and the mp backend disagree" in result.reason
 
 
+def test_limit_runs_beyond_the_mp_cap_are_compared_with_the_stiff_reference(monkeypatch) -> None:
+    """Beyond the mp cost cap (here every run: the cap set to 0) a limit run is compared with scipy's Radau on the
+    limit field (verify.evidence.stiff_limit): HOLDS, both examples compared, recorded in ``stiff``."""
+    monkeypatch.setattr(xc, "LIMIT_MAX_WORK", 0.0)
+    result = search(_limit_claim(id="xc-limit-stiff"), budget=3, seed=0)
+    assert result.verdict == Verdict.HOLDS, result.reason
+    cc = result.cross_check
+    assert cc["runs"] == 2 and len(cc["stiff"]) == 2 and cc["backend"] == "scipy-radau"
+    assert 0.0 <= cc["max_disagreement"] <= cc["error"] < 1e-8 and cc["pattern_mismatches"] == 0
+    assert "stiff reference" in result.reason
+    report = build_report([claim_entry(result)], {"profile": "test", "seed": 0})
+    assert errors(report) == [] and "scipy's Radau" in render_appendix(report)
+
+
+def test_the_stiff_reference_catches_a_wrong_limit_engine(monkeypatch) -> None:
+    """Both planted limit-engine bugs, beyond the mp cap: FAILED against the stiff reference."""
+    monkeypatch.setattr(xc, "LIMIT_MAX_WORK", 0.0)
+    for mutant in ("limit-alignment-slow", "limit-skip-crossing"):
+        with MUTANTS[mutant].active():
+            result = search(_limit_claim(id=f"xc-stiff-{mutant}", horizon=40.0), budget=3, seed=0)
+        assert result.verdict == Verdict.FAILED, (mutant, result.reason)
+        assert "stiff reference" in result.reason
+
+
+def test_the_stiff_reference_refuses_a_sliding_pair() -> None:
+    """A direction pushed onto a kink from both sides (x_a on the far side points back) is Filippov sliding, which the
+    stiff reference does not integrate: Unsupported, so the cross-check skips the example with that reason."""
+    import pytest
+
+    from verify.evidence import stiff_limit
+
+    X = np.array([[1.0, 0.0], [np.sqrt(0.5), np.sqrt(0.5)]])
+    g = np.array([-1.0, 1.0])  # active, x_a = (-0.29, 0.71) pushes <x_0, u> down to 0; inactive, (0.71, 0.71) back up
+    u0 = np.array([0.2, 1.0])
+    with pytest.raises(stiff_limit.Unsupported, match="slides"):
+        stiff_limit.reference(X, g, 0.0, np.zeros(1), u0[None], np.array([1.0]), np.array([1.0, 50.0]))
+
+
 def test_choose_is_seeded_and_keeps_the_worst() -> None:
     examples = [(float(m), object()) for m in (3, -1, 2, 5, 0)]
     first = xc.choose(examples, "c", seed=1, sampled=2)

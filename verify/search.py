@@ -377,6 +377,9 @@ def _cross_check(claim: Claim, result: SearchResult, valid: list[tuple[float, Sc
         result.verdict, result.reason = Verdict.FAILED, xc.failure_reason(cc)
     elif cc.runs:
         result.reason += f"; cross-checked on the mp backend ({cc.runs} run(s), max disagreement {cc.max_disagreement:.2g} <= {cc.error:.2g})"
+        if cc.stiff:
+            result.reason += (f"; {len(cc.stiff)} of them beyond the mp cost cap against the stiff reference (scipy "
+                              "Radau on the limit field)")
         if cc.estimate_exceeded:
             result.reason += (f"; on {len(cc.estimate_exceeded)} of them float64 at the claim's rtol exceeded its error "
                               f"estimate and converged at rtol / {xc.TIGHTEN:g} (cross_check.estimate_exceeded)")

@@ -414,7 +414,7 @@ def _check_result(traj: Trajectory) -> None:
         raise NumericalError(reason)
 
 
-def _polar_state(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def polar_state(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(r0, U0, s) with r0_j = ln ||w_j(0)|| (plus log_eps), U0_j = W_j / ||W_j||, s_j = sign(v_j)."""
     log_norms = row_log_norms(W)
     m = np.max(np.abs(W), axis=1)
@@ -446,7 +446,7 @@ def _dispatch(
         from verify.dynamics.gd import solve_gd
 
         return solve_gd(field, W, v, grid, lr=lr, batch_size=batch_size, seed=seed, progress=progress)
-    r0, U0, s = _polar_state(W, v, log_eps) if form == "polar" else (None, None, None)
+    r0, U0, s = polar_state(W, v, log_eps) if form == "polar" else (None, None, None)
     if backend == "limit":
         from verify.dynamics.limit import solve_limit
 

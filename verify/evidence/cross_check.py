@@ -47,8 +47,10 @@ e^LIMIT_OUTPUT_LOG over the horizon (:func:`reference_log_eps`), so the flow equ
 estimate; the states are compared with r shifted by ln eps - ln eps'. The two paths share nothing: closed-form
 modes and crossing times against Taylor series of the full field with its own event location and loss code.
 
-Cost cap: a limit run whose horizon x sum_i ||x_i|| exceeds ``LIMIT_MAX_WORK`` is not rerun (the mp steps of the
-converged directions scale with it: a horizon of 1e11 is out of reach); an example whose float64 run took more than
+Cost cap: a limit run whose horizon x sum_i ||x_i|| exceeds ``LIMIT_MAX_WORK`` is not rerun on the mp backend (in
+the limit a converged direction is a stiff equilibrium, so the explicit Taylor steps scale with the horizon: 1e11 is
+out of reach); it is compared instead with :mod:`verify.evidence.stiff_limit` (scipy's implicit Radau on the limit
+field, its own event location; log-norms relative to their growth), recorded in ``stiff``; an example whose float64 run took more than
 ``MAX_STEPS`` accepted steps is not rerun (the mp run's cost grows with its steps, and its adaptive Taylor steps
 grow with the state as the float64 engine's do: a 9-point, 4-neuron problem to t = 1e12 takes 124 float64 and
 210 mp steps, 0.9 s); the skipped reason is recorded (``runs`` counts only the examples compared). The horizon
@@ -69,7 +71,10 @@ from verify.claims.model import Claim, as_margin, inconclusive
 from verify.claims.registry import audit_papers
 from verify.claims.run import Run, execute
 from verify.errors import VerifyError
+from verify.evidence import stiff_limit
+from verify.model.losses import get_loss
 from verify.scenarios import Scenario
+from verify.simulate import polar_state
 
 CROSS_DPS = 16
 ESCALATE_DPS = (30, 60)  # a disagreement at CROSS_DPS is rerun at these digits in turn; the last run decides
@@ -104,6 +109,7 @@ class CrossCheck:
     skipped: list[str] = field(default_factory=list)
     detail: str = ""
     escalated: list[str] = field(default_factory=list)  # examples decided by the ESCALATE_DPS rerun
+    stiff: list[str] = field(default_factory=list)  # limit examples beyond the mp cap, compared with stiff_limit
     estimate_exceeded: list[str] = field(default_factory=list)  # float64 off beyond its estimate, converging when tightened
     reference_violations: int = 0  # examples whose check fails on the converged mp reference
 
@@ -123,6 +129,8 @@ class CrossCheck:
             out["escalated"] = list(self.escalated)
         if self.estimate_exceeded:
             out["estimate_exceeded"] = list(self.estimate_exceeded)
+        if self.stiff:
+            out["stiff"] = list(self.stiff)
         if self.detail:
             out["detail"] = self.detail
         return out
@@ -175,15 +183,19 @@ def _fmt(a: np.ndarray) -> str:
     return np.array2string(np.asarray(a, dtype=float), precision=12, separator=", ", max_line_width=10_000)
 
 
-def compare(run64: Run, runmp: Run, error: float) -> Comparison:
-    """State disagreement d (module docstring) and activation sign mismatches beyond ``error``."""
+def compare(run64: Run, runmp: Run, error: float, r_origin: np.ndarray | None = None) -> Comparison:
+    """State disagreement d (module docstring) and activation sign mismatches beyond ``error``; with ``r_origin``
+    (polar) the log-norms are compared relative to their growth, |r - r'| / max(1, |r - r_origin|)."""
     a, b = run64.trajectory, runmp.trajectory
     assert a is not None and b is not None
     X = run64.X
     xn = np.linalg.norm(X, axis=1)
     if a.r is not None and b.r is not None:
         with np.errstate(invalid="ignore"):
-            d = np.maximum(np.abs(a.r - b.r), np.linalg.norm(a.U - b.U, axis=2))
+            dr = np.abs(a.r - b.r)
+            if r_origin is not None:
+                dr = dr / np.maximum(1.0, np.abs(a.r - r_origin))
+            d = np.maximum(dr, np.linalg.norm(a.U - b.U, axis=2))
         Pa, Pb = np.matmul(a.U, X.T), np.matmul(b.U, X.T)  # (k, h, n)
         scale = np.ones(a.r.shape)
         first, second = (a.r, a.U), (b.r, b.U)
@@ -337,8 +349,14 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         limit = claim.backend == "limit"
         work = float(run64.horizon) * float(np.sum(np.linalg.norm(run64.X, axis=1))) if limit else 0.0
         if work > LIMIT_MAX_WORK:
-            result.skipped.append(f"{label}: beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > "
-                                  f"{LIMIT_MAX_WORK:g})")
+            why = f"beyond the mp cost cap (horizon x sum ||x_i|| = {work:.3g} > {LIMIT_MAX_WORK:g})"
+            try:
+                cmp, error = _compare_stiff(run64)
+            except (stiff_limit.Unsupported, VerifyError) as exc:
+                result.skipped.append(f"{label}: {why}; the stiff reference does not apply ({exc})")
+                continue
+            result.stiff.append(f"{label}: {why}: compared with the stiff reference")
+            _record(result, label, cmp, error, "scipy Radau")
             continue
         try:
             cmp, error, dps, runmp = _compare_mp(claim, scenario, run64, label, result.escalated)
@@ -350,14 +368,37 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         except VerifyError as exc:
             result.skipped.append(f"{label}: mp run failed ({type(exc).__name__}: {exc})")
             continue
-        result.runs += 1
-        result.pattern_mismatches += cmp.mismatches
-        if cmp.disagreement / error > result.max_disagreement / max(result.error, 1e-300) or result.runs == 1:
-            result.max_disagreement, result.error = cmp.disagreement, error
-        if cmp.where and not result.detail:
-            result.detail = (f"{label} example ({dps} digits): disagreement {cmp.disagreement:.3g} > error {error:.3g} or "
-                             f"{cmp.mismatches} activation sign mismatch(es); {cmp.where}")
+        _record(result, label, cmp, error, f"{dps} digits")
+    if result.stiff:
+        result.backend = "scipy-radau" if len(result.stiff) == result.runs else "mp + scipy-radau"
     return result
+
+
+def _record(result: CrossCheck, label: str, cmp: Comparison, error: float, how: str) -> None:
+    """Count one compared example: the largest disagreement relative to its error, the first one beyond it."""
+    result.runs += 1
+    result.pattern_mismatches += cmp.mismatches
+    if cmp.disagreement / error > result.max_disagreement / max(result.error, 1e-300) or result.runs == 1:
+        result.max_disagreement, result.error = cmp.disagreement, error
+    if cmp.where and not result.detail:
+        result.detail = (f"{label} example ({how}): disagreement {cmp.disagreement:.3g} > error {error:.3g} or "
+                         f"{cmp.mismatches} activation sign mismatch(es); {cmp.where}")
+
+
+def _compare_stiff(run64: Run) -> tuple[Comparison, float]:
+    """A limit run beyond the mp cost cap against :mod:`verify.evidence.stiff_limit` (scipy's Radau on the limit
+    field, from the same init), log-norms compared relative to their growth: d_r = |r - r'| / max(1, |r - r(0)|)
+    (float64 resolves r only to ulp(|r|), and |r| reaches 1e12 at theorem-scale eps), directions absolutely.
+    Error e = SAFETY (stiff_limit.RTOL + the limit run's error estimate)."""
+    traj = run64.trajectory
+    assert traj is not None and traj.r is not None
+    sc = run64.scenario
+    r0, U0, s = polar_state(sc.init.W0, sc.init.v0, sc.init.log_eps)
+    g = np.asarray(get_loss(sc.loss).g(run64.y, np.zeros(len(run64.y))), dtype=float)
+    R, U = stiff_limit.reference(run64.X, g, sc.alpha, r0, U0, s, traj.times)
+    ref = dataclasses.replace(run64, trajectory=dataclasses.replace(traj, r=R, U=U))
+    error = SAFETY * (stiff_limit.RTOL + float(traj.error_estimate))
+    return compare(run64, ref, error, r_origin=r0), error
 
 
 def failure_reason(cc: CrossCheck) -> str:
@@ -365,5 +406,7 @@ def failure_reason(cc: CrossCheck) -> str:
     engine = "float64 event engine" if cc.engine == "events" else f"{cc.engine} engine"
     if cc.reference_violations:
         return f"the check fails on the converged mp reference of {cc.reference_violations} example(s): {cc.detail}"
+    if cc.detail.split(" example (", 1)[-1].startswith("scipy Radau"):
+        return f"engine inconsistency: the {engine} and the stiff reference (scipy Radau on the limit field) disagree: {cc.detail}"
     return (f"engine inconsistency: the {engine} and the mp backend disagree at {CROSS_DPS} digits and at "
             f"{' and '.join(map(str, ESCALATE_DPS))}: {cc.detail}")

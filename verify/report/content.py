@@ -63,6 +63,9 @@ def cross_check_text(cc: dict[str, Any]) -> str:
     if cc.get("estimate_exceeded"):
         text += (f"; float64 error estimate exceeded on {len(cc['estimate_exceeded'])} example(s), converging when "
                  f"tightened ({'; '.join(cc['estimate_exceeded'])})")
+    if cc.get("stiff"):
+        text += (f"; {len(cc['stiff'])} beyond the mp cost cap compared with scipy's Radau on the limit field "
+                 f"(verify/evidence/stiff_limit.py)")
     if cc.get("skipped"):
         text += f"; {len(cc['skipped'])} skipped"
     return text

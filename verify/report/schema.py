@@ -83,6 +83,8 @@ _CROSS_CHECK = {
         "pattern_mismatches": {"type": "integer", "minimum": 0},
         "skipped": {"type": "array", "items": {"type": "string"}},
         "escalated": {"type": "array", "items": {"type": "string"}},
+        "stiff": {"type": "array", "items": {"type": "string"}, "description": "limit-engine examples beyond the mp "
+                  "cost cap compared with the stiff reference (scipy Radau on the limit field)"},
         "estimate_exceeded": {"type": "array", "items": {"type": "string"}, "description": "examples whose float64 run "
                               "at the claim's rtol was off its converged mp reference beyond its error estimate while "
                               "its rerun at rtol / 100 agrees (the comparison that counts), with the check's margin "
