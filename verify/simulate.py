@@ -56,7 +56,7 @@ import numpy as np
 
 from verify.data.dataset import Dataset
 from verify.dynamics.field import NetworkField
-from verify.dynamics.times import check_order
+from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
 from verify.model.activation import check_alpha
 from verify.model.losses import Loss, get_loss
@@ -233,15 +233,9 @@ def _time_grid(times: Any, t_end: float) -> np.ndarray:
     if times is None:
         return np.array([t_end])
     grid = _real_array(times, "times")
-    if grid.ndim == 0:
-        grid = grid.reshape(1)
-    if grid.ndim != 1:
-        raise InputError(f"times must be a 1-D list of numbers, got shape {grid.shape}")
-    if grid.size == 0:
+    if grid.ndim == 1 and grid.size == 0:
         return np.array([t_end])
-    if not np.all(np.isfinite(grid)):
-        raise InputError("times contains non-finite values")
-    check_order(grid)
+    grid = sample_times(grid)
     if grid[-1] > t_end:
         raise InputError(f"times must not exceed t_end = {t_end!r}, got {float(grid[-1])!r}")
     if grid[-1] < t_end:

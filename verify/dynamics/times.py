@@ -40,6 +40,6 @@ def sample_times(times: Any) -> np.ndarray:
     if t.ndim != 1:
         raise InputError(f"times must be a 1-D array, got shape {t.shape}")
     if not np.all(np.isfinite(t)):
-        raise InputError("times must be finite")
+        raise InputError("times contains non-finite values")
     check_order(t)
     return t

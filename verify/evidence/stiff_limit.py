@@ -8,8 +8,8 @@ method instead,
     u' = s (x_a - <u, x_a> u),    r' = s <u, x_a>,    x_a = sum_i S_i g_i x_i,  S_i = 1 if <x_i, u> > 0 else alpha,
 
 locating the kinks <x_i, u> = 0 as ``solve_ivp`` events and switching S_i (and S_k of every row x_k = c x_i on the
-same line through 0, which shares the kink) when the field on the far side carries the direction across. It shares no code with :mod:`verify.dynamics.limit` (closed-form modes and crossing times):
-only the loss's derivative at 0. A pair whose far-side field points back (Filippov sliding) is not handled:
+same line through 0, which shares the kink) when the field on the far side carries the direction across. It shares
+no code with :mod:`verify.dynamics.limit` (closed-form modes and crossing times): only the loss's derivative at 0. A pair whose far-side field points back (Filippov sliding) is not handled:
 :class:`Unsupported`.
 """
 
