@@ -49,6 +49,9 @@ Measurements (NAME):
   around the reference case) with n, h, d doubled one at a time: time ratios to the base, and the
   ratios of the crossings (doubling n or h about doubles them, so 2x is the floor of an engine whose
   cost per crossing does not grow with n h).
+- ``loop``: the whole ``verify.simulate`` call with the compiled step-to-next-event loop (``loop_jit``) against the
+  same run iterated in Python (``events.COMPILED_LOOP = False``, the oracle), per case: ``python_over_compiled``,
+  and whether both logged the same events.
 - ``targets``: one closing line with the issue's targets, the measured values and whether they are met.
 
 Timing: the two sides run interleaved, ``repeat`` times each (small 31, medium 7, reference 3,
@@ -84,9 +87,9 @@ from verify import Dataset, simulate  # noqa: E402
 from verify.data.generators import orthogonally_separable  # noqa: E402
 from verify.model.init import balanced_init  # noqa: E402
 
-NAMES = ("small", "medium", "reference", "hp_small", "gd", "scaling", "targets")
+NAMES = ("small", "medium", "reference", "hp_small", "gd", "scaling", "loop", "targets")
 CASES = {"small": (8, 3, 5), "medium": (20, 5, 50), "reference": (40, 10, 100)}
-REPEAT = {"small": 31, "medium": 7, "reference": 3, "hp_small": 3, "gd": 3, "scaling": 5}
+REPEAT = {"small": 31, "medium": 7, "reference": 3, "hp_small": 3, "gd": 3, "scaling": 5, "loop": 7}
 TARGETS = {
     "small_project_over_heyoka_max": 1.0,
     "reference_heyoka_over_project_min": 15.0,
@@ -444,6 +447,30 @@ class Bench:
                  steps=tr.stats.get("steps"), rhs_evals=tr.stats.get("rhs_evals"),
                  wall_per_crossing_s=wall / crossings if crossings else None)
         self.results["scaling"] = ratios
+
+    # the compiled step-to-next-event loop against the Python iteration (the same steps, issue 18 item 1)
+    def loop(self) -> None:
+        from verify.dynamics import events
+
+        cfg = self.cfg
+        quick = "tiny" in cfg.cases
+        for case in ("small", "tiny") if quick else ("small", "medium", "reference"):
+            ds, W, v, (n, d, h) = self.problem(case)
+
+            def run(compiled: bool) -> Any:
+                events.COMPILED_LOOP = compiled
+                try:
+                    return simulate(ds, W, v, cfg.horizon, rtol=cfg.tol)
+                finally:
+                    events.COMPILED_LOOP = True
+
+            run(True), run(False)  # warm-up
+            times, last = interleaved({"compiled": lambda: run(True), "python": lambda: run(False)}, cfg.repeat["loop"])
+            same = [(e.i, e.j, e.kind) for e in last["compiled"].events] == [(e.i, e.j, e.kind) for e in last["python"].events]
+            emit("loop", case=case, n=n, d=d, h=h, horizon=cfg.horizon, repeat=cfg.repeat["loop"],
+                 compiled_wall_s=_median(times["compiled"]), python_wall_s=_median(times["python"]),
+                 python_over_compiled=_median(times["python"]) / _median(times["compiled"]), same_events=same,
+                 steps=(last["compiled"].stats.get("steps"), last["python"].stats.get("steps")))
 
     # targets
     def targets(self) -> None:

@@ -49,7 +49,7 @@ def _run(*args: str, hide_heyoka: bool = False) -> list[dict]:
 
 
 def test_quick_prints_json_lines() -> None:
-    records = _run("--quick", "--only", "small,scaling,targets", "--repeat", "2")
+    records = _run("--quick", "--only", "small,scaling,loop,targets", "--repeat", "2")
     by_name: dict[str, list[dict]] = {}
     for r in records:
         by_name.setdefault(r["name"], []).append(r)
@@ -62,6 +62,9 @@ def test_quick_prints_json_lines() -> None:
         assert peer["events_identical"] and peer["project_crossings"] == peer["heyoka_crossings"] > 0
         assert peer["heyoka_over_project"] > 0 and peer["heyoka_compile_s"] > 0
     assert [r["variant"] for r in by_name["scaling"]] == ["base", "n x2", "h x2", "d x2"]
+    loops = by_name["loop"]
+    assert [r["case"] for r in loops] == ["small", "tiny"]
+    assert all(r["same_events"] and r["python_over_compiled"] > 0 and r["steps"][0] == r["steps"][1] for r in loops)
     targets = by_name["targets"][0]
     assert all(row["met"] is None for row in targets["rows"])  # --quick judges no target
 

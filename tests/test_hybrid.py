@@ -229,6 +229,7 @@ def test_screened_event_search_matches_full_search(monkeypatch):
         return a
 
     monkeypatch.setattr(ev._Engine, "find_events", both)
+    monkeypatch.setattr(ev, "COMPILED_LOOP", False)  # every step through the Python iteration
     ds = orthogonally_separable(10, 10, 5, 0.3, seed=0, norm_range=(0.5, 2.0))
     init = balanced_init(30, 5, log_eps=0.0, seed=0)
     tr = simulate(ds, 1e-4 * init.W0, 1e-4 * init.v0, 20.0)

@@ -47,6 +47,18 @@ def rearm(armed: np.ndarray, side: np.ndarray, X: np.ndarray, V: np.ndarray, xno
 
 
 @numba.njit(cache=True)
+def project_off(v: np.ndarray, x: np.ndarray) -> None:
+    """In place: v <- v - (<x, v> / <x, x>) x, onto the surface <x, v> = 0 of one data row x."""
+    xx, xv = 0.0, 0.0
+    for q in range(x.size):
+        xx += x[q] * x[q]
+        xv += x[q] * v[q]
+    c = xv / xx
+    for q in range(x.size):
+        v[q] -= c * x[q]
+
+
+@numba.njit(cache=True)
 def dense_point(z: np.ndarray, F: np.ndarray, x: float) -> np.ndarray:
     """The step interpolant at one x (same nesting as :func:`stepper.dense_eval`)."""
     y = np.zeros(z.size)

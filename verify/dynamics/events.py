@@ -6,6 +6,13 @@ its compiled fast path :mod:`scan`) and the switching rules (:mod:`switching`). 
 nothing about claims. Hot loops are compiled with numba (:mod:`field_jit`, :mod:`rk_jit`,
 :mod:`scan`, :mod:`engine_jit`); each has a numpy reference it is tested against.
 
+One iteration (:meth:`_Engine.iterate`) is one trial step. For a built-in loss the iterations run
+inside :func:`loop_jit.run` (the whole step-to-next-event loop compiled: steps, scan, samples, event
+points, single-pair settling) whenever no pair slides; it hands back to :meth:`_Engine.iterate` for
+the rare steps it does not handle (a non-monotone candidate, several near pairs on one neuron or a
+shared line, a pair that starts sliding) and resumes after them. ``COMPILED_LOOP = False`` runs every
+iteration in Python (the oracle of the tests).
+
 Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
 Filippov slopes recomputed at every rhs evaluation); find the earliest x in (0, 1] of the step
 where some pair leaves its side (or a sliding slope leaves [alpha, 1]); write the requested
@@ -36,6 +43,12 @@ exit/re-entry cycles at points where a one-sided field is tangent to the surface
 With alpha = 0 a neuron whose column of S is all inactive and not sliding is dead: logged once
 (kind "dead", i = -1) and frozen (its field is exactly zero; it is no longer watched).
 
+Samples: read from the dense output of the step that contains them; in log time the steps end on the sample
+times instead (a step that would pass the next sample is shortened to it, and the controller's proposal is
+kept for the step after): the dense output is not error-controlled, and in log time, on stiff converged
+directions (eps = e^-3000, t ~ 200), samples read from it were off by up to 4e-6 at rtol 1e-10 while the
+step ends were accurate.
+
 Independent variable: t, or tau = ln(1 + t) with dz/dtau = e^tau F(z) (``log_time``; chosen
 automatically when t_end > 1e3). Tolerances: the pair's error norm with scale atol + rtol |z|;
 Cartesian default atol: for each component, rtol * ||(w_j, v_j)|| of its neuron at the step
@@ -65,7 +78,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import brentq
 
-from verify.dynamics import crossings, engine_jit, rk_jit, scan, stepper, switching
+from verify.dynamics import crossings, engine_jit, loop_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.dynamics.times import sample_times
@@ -83,6 +96,8 @@ MAX_NULL_RESTARTS = 200
 CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
 EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
+COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: every iteration in Python)
+CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
 
 
 @dataclass
@@ -109,6 +124,8 @@ class _Engine:
         self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)}
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
+        self.step_rtol_vec = np.broadcast_to(self.step_rtol, z0.shape).astype(float)  # per component (compiled steps)
+        self.land_on_samples = log_time  # steps end on the sample times (module docstring, "Samples")
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
@@ -394,10 +411,10 @@ class _Engine:
             return res, stepper.dense_matrix_rk45(res, h)
         if not cheap:
             self.stats["rhs_evals"] += stepper.N_STAGES
-            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
+            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
             return stepper.StepResult(z_new, f_new, K, float(err)), None
         self.stats["rhs_evals"] += stepper.N_STAGES_RK45
-        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
+        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
         return stepper.StepResult(z_new, f_new, None, float(err)), F
 
     def compiled_steps(self) -> bool:
@@ -444,82 +461,165 @@ class _Engine:
 
     def _run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
         s_grid = self.s_of(times)
-        s, s_end = 0.0, float(s_grid[-1])
+        s_end = float(s_grid[-1])
         out = np.empty((times.size, self.z.size))
-        k = 0
-        while k < times.size and s_grid[k] <= s:
-            out[k] = self.z
-            k += 1
+        cur = _Cursor(0.0, self.z, self.z, 0.0)
+        while cur.k < times.size and s_grid[cur.k] <= cur.s:
+            out[cur.k] = self.z
+            cur.k += 1
         if self.handover is None:
-            self.initial_mode(self.t_of(s))
+            self.initial_mode(self.t_of(cur.s))
         else:
             self.handover(self)
-        z = self.z
-        f = self.rhs(s, z)
-        if not np.all(np.isfinite(f)):
+        cur.f = self.rhs(cur.s, cur.z)
+        if not np.all(np.isfinite(cur.f)):
             raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
                                  "float64's range)")
-        h = first_step if first_step is not None else stepper.initial_step(self.rhs, s, z, f, s_end - s, self.step_rtol, self.atol_of(z))
-        h = min(h, max_step)
-        rejected, null_restarts, cheap, calm = False, 0, False, CHEAP_STEPS
-        while s < s_end:
-            last = h >= s_end - s
-            if not last:
-                stepper.check_step(h, s, self.t_of(s))
-            h = s_end - s if last else h
-            order = stepper.ORDER_RK45 if cheap else stepper.ORDER
-            res, F = self.attempt(s, z, f, h, cheap)
-            if not np.isfinite(res.err) or res.err >= 1.0:
-                h = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, rejected, order)
-                rejected = True
-                self.stats["rejected"] += 1
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, cur.s, cur.z, cur.f, s_end - cur.s, self.step_rtol, self.atol_of(cur.z))
+        cur.step = min(h, max_step)
+        loop = _CompiledLoop(self, s_grid, out, max_step) if COMPILED_LOOP and self.form._loss is not None else None
+        while cur.s < s_end:
+            if loop is not None and not self.mode.sliding and loop.advance(cur):
                 continue
-            if F is None:
-                F = self.dense(s, z, f, res, h)
-            self.stats["steps_rk45"] += int(cheap)
-            x_ev, pairs, touches = self.find_events(z, F)
-            x_cut = min(x_ev, 1.0)
-            s_cut = s_end if (last and x_ev > 1.0) else s + x_cut * h
-            ks = k
-            while k < times.size and s_grid[k] <= s_cut:
-                k += 1
-            if k > ks:
-                out[ks:k] = stepper.dense_eval(z, F, np.clip((s_grid[ks:k] - s) / h, 0.0, 1.0))
-            for xt, i, j in touches:
-                self.events.append(Event(self.t_of(s + xt * h), i, j, "grazing", 0))
-                self.stats["touches"] += 1
-            self.stats["steps"] += 1
-            self.err_sum += res.err * self.rtol
-            h_next = min(stepper.next_size(h, res.err, rejected, order), max_step)
-            rejected = False
-            calm += 1
-            if x_ev <= 1.0:
-                cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
-                calm, h_next = (0, cap) if cap < h_next else (calm, h_next)
-            cheap = calm < CHEAP_STEPS
-            if x_ev <= 1.0:
-                z = engine_jit.dense_point(z, F, x_ev)
-                s = s + x_ev * h
-                null_restarts = null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(s)) else 0
-                if null_restarts > MAX_NULL_RESTARTS:
-                    raise NumericalError(f"no progress past an event at t = {self.t_of(s):.6g} (chattering)")
-                self.rearm(z)  # pairs settled at earlier event points that have moved off by tau
-                self.settle(self.t_of(s), z, pairs)
-                self.stats["n_restarts"] += 1
-                f = self.rhs(s, z)
-            else:
-                z = res.z_new
-                s = s_end if last else s + h
-                f = self.rhs(s, z) if self.post_step(z) else res.f_new
-            h = h_next
-            if self.progress is not None:
-                self.progress(self.t_of(s))
-        while k < times.size:
-            out[k] = z
-            k += 1
-        self.z = z
+            self.iterate(cur, s_grid, out, max_step)
+        while cur.k < times.size:
+            out[cur.k] = cur.z
+            cur.k += 1
+        self.z = cur.z
         self.stats["n_events"] = len(self.events)
         return out
+
+    def iterate(self, cur: "_Cursor", s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
+        """One trial step from the cursor (the reference of :func:`loop_jit.run`): rejected, or accepted, its
+        samples written, and the cursor moved to its end or to its first event point (settled there)."""
+        s, z, f, proposed = cur.s, cur.z, cur.f, cur.step
+        target = float(s_grid[cur.k] if self.land_on_samples and cur.k < s_grid.size else s_grid[-1])
+        last = proposed >= target - s  # the step ends on ``target`` (the end, or with land_on_samples the next sample)
+        if not last:
+            stepper.check_step(proposed, s, self.t_of(s))
+        h = target - s if last else proposed
+        cheap = cur.calm < CHEAP_STEPS
+        order = stepper.ORDER_RK45 if cheap else stepper.ORDER
+        res, F = self.attempt(s, z, f, h, cheap)
+        if not np.isfinite(res.err) or res.err >= 1.0:
+            cur.step = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, cur.rejected, order)
+            cur.rejected = True
+            self.stats["rejected"] += 1
+            return
+        if F is None:
+            F = self.dense(s, z, f, res, h)
+        self.stats["steps_rk45"] += int(cheap)
+        x_ev, pairs, touches = self.find_events(z, F)
+        x_cut = min(x_ev, 1.0)
+        s_cut = target if (last and x_ev > 1.0) else s + x_cut * h
+        ks = k = cur.k
+        while k < s_grid.size and s_grid[k] <= s_cut:
+            k += 1
+        if k > ks:
+            out[ks:k] = stepper.dense_eval(z, F, np.clip((s_grid[ks:k] - s) / h, 0.0, 1.0))
+        cur.k = k
+        for xt, i, j in touches:
+            self.events.append(Event(self.t_of(s + xt * h), i, j, "grazing", 0))
+            self.stats["touches"] += 1
+        self.stats["steps"] += 1
+        self.err_sum += res.err * self.rtol
+        h_next = stepper.next_size(h, res.err, cur.rejected, order)
+        if last and h < proposed:  # shortened to land on a sample: the controller's own proposal stands
+            h_next = max(h_next, proposed)
+        h_next = min(h_next, max_step)
+        cur.rejected = False
+        cur.calm += 1
+        if x_ev <= 1.0:
+            cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
+            if cap < h_next:
+                cur.calm, h_next = 0, cap
+        cur.step = h_next
+        if x_ev <= 1.0:
+            cur.z = engine_jit.dense_point(z, F, x_ev)
+            cur.s = s + x_ev * h
+            cur.null_restarts = cur.null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(cur.s)) else 0
+            if cur.null_restarts > MAX_NULL_RESTARTS:
+                raise NumericalError(f"no progress past an event at t = {self.t_of(cur.s):.6g} (chattering)")
+            self.rearm(cur.z)  # pairs settled at earlier event points that have moved off by tau
+            self.restart(cur, pairs)
+        else:
+            cur.z = res.z_new
+            cur.s = target if last else s + h
+            cur.f = self.rhs(cur.s, cur.z) if self.post_step(cur.z) else res.f_new
+        if self.progress is not None:
+            self.progress(self.t_of(cur.s))
+
+    def restart(self, cur: "_Cursor", pairs: list[tuple[int, int]]) -> None:
+        """At an event point (re-armed): settle ``pairs`` and the other near-surface pairs, refresh the slope."""
+        self.settle(self.t_of(cur.s), cur.z, pairs)
+        self.stats["n_restarts"] += 1
+        cur.f = self.rhs(cur.s, cur.z)
+
+
+@dataclass
+class _Cursor:
+    """Where a run stands between iterations: s, state z, slope f, next step size, and the step controller's
+    memory (last trial rejected, steps since the last event-capped step, null restarts in a row), next sample k."""
+
+    s: float
+    z: np.ndarray
+    f: np.ndarray
+    step: float
+    rejected: bool = False
+    calm: int = CHEAP_STEPS
+    null_restarts: int = 0
+    k: int = 0
+
+
+class _CompiledLoop:
+    """:func:`loop_jit.run` bound to one engine: the constant arguments, the event buffer, and the hand-back
+    (statuses in :mod:`loop_jit`) to the Python iteration."""
+
+    def __init__(self, eng: _Engine, s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
+        form = eng.form
+        n, h, d = eng.X.shape[0], form.h, form.d
+        self.eng, self.s_grid, self.out = eng, s_grid, out
+        X, y, sgn, r_ref, _h, _d, loss, train_v, polar = form.compiled_args()
+        shared = np.zeros(n, dtype=bool)
+        for rows in eng.line_rows.values():
+            if rows.size > 1:
+                shared[rows] = True
+        N = eng.z.size
+        per_neuron = eng.atol is None
+        self.args = (float(s_grid[-1]), float(max_step), float(eng.rtol), eng.step_rtol_vec,
+                     np.zeros(N) if per_neuron else np.ascontiguousarray(eng.atol, dtype=float), per_neuron)
+        self.consts = (X, eng.xnorm, np.ascontiguousarray(eng.K), y, sgn, r_ref, float(eng.alpha), int(loss), bool(train_v),
+                       bool(polar), bool(eng.log_time), bool(eng.land_on_samples), shared, form.block.start, h, d, SURFACE_TOL, CHEAP_STEPS,
+                       EVENT_CAP, MAX_NULL_RESTARTS, CHECKPOINT_STEPS)
+        cap = max(4096, 4 * (n * h + h))
+        self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
+        self.pairs = np.empty((n * h, 2), dtype=np.int64)
+        self.stats = np.zeros(6, dtype=np.int64)
+
+    def advance(self, cur: _Cursor) -> bool:
+        """Run compiled from the cursor; False when the next iteration is Python's (:meth:`_Engine.iterate`)."""
+        eng, m = self.eng, self.eng.mode
+        fs = np.array([cur.s, cur.step, eng.err_sum, eng.unorm_drift])
+        ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0], dtype=np.int64)
+        z, f = np.array(cur.z, dtype=float), np.array(cur.f, dtype=float)
+        self.stats[:] = 0
+        status, n_pairs = loop_jit.run(fs, ks, self.stats, z, f, self.out, self.s_grid, *self.args, m.S, m.side, m.armed,
+                                       m.dead, *self.consts, self.ev_t, self.ev_ij, self.ev_kd, self.pairs,
+                                       rk_jit.TABLEAU, rk_jit.TABLEAU_853, rk_jit.DENSE_853, crossings.CHEB, scan.DER)
+        cur.s, cur.step, eng.err_sum, eng.unorm_drift = (float(v) for v in fs)
+        cur.k, cur.rejected, cur.null_restarts, cur.calm = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3])
+        cur.z, cur.f = z, f
+        for key, v in zip(("steps", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
+            eng.stats[key] += v
+        for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
+            eng.events.append(Event(t, i, j, loop_jit.EVENT_KINDS[kind], direction))
+        if status == loop_jit.CHATTER:
+            raise NumericalError(f"no progress past an event at t = {eng.t_of(cur.s):.6g} (chattering)")
+        if status == loop_jit.SETTLE:
+            eng.restart(cur, [(int(i), int(j)) for i, j in self.pairs[:n_pairs].tolist()])
+        if eng.progress is not None and status != loop_jit.PY_STEP:
+            eng.progress(eng.t_of(cur.s))
+        return status != loop_jit.PY_STEP
 
 
 def _pick_log_time(log_time: bool | None, t_end: float) -> bool:

@@ -6,6 +6,7 @@ on the small matrices of this problem (numpy's per-call overhead dominated). Dat
 g_i = y_i w(y_i f_i) with w(m) = e^-m (exp), expit(-m) (logistic), 2 expit(-m) (logistic2),
 1 - m (square), 1 - m / sqrt(1 + m^2) (poly); expit evaluated without overflow on either side,
 the poly weight without cancellation or overflow (the formulas of :mod:`verify.model.losses`).
+The codes are the losses' declared ``Loss.jit_code`` (``LOSS_CODES`` maps name -> code).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import math
 import numba
 import numpy as np
 
-LOSS_CODES = {"exp": 0, "logistic": 1, "logistic2": 2, "square": 3, "poly": 4}
+from verify.model.losses import LOSSES
+
+LOSS_CODES: dict[str, int] = {loss.name: loss.jit_code for loss in LOSSES.values() if loss.jit_code is not None}
 
 
 @numba.njit(cache=True)
@@ -41,7 +44,8 @@ def _poly_weight(m: float) -> float:
 
 @numba.njit(cache=True)
 def loss_weights(y: np.ndarray, f: np.ndarray, loss: int) -> np.ndarray:
-    """g_i = y_i w(y_i f_i) for the loss with code ``loss``."""
+    """g_i = y_i w(y_i f_i) for the loss with code ``loss`` (``Loss.jit_code``: 0 exp, 1 logistic,
+    2 logistic2, 3 square, 4 poly)."""
     g = np.empty(y.size)
     for i in range(y.size):
         m = y[i] * f[i]
@@ -60,21 +64,82 @@ def loss_weights(y: np.ndarray, f: np.ndarray, loss: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
+def preact(X: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """P = X V^T (n, h): P_ij = <x_i, v_j>, each sum in index order, the innermost loop over the neurons j
+    (contiguous, vectorisable). Plain loops: on this problem's small matrices a BLAS call costs more than the work."""
+    n, d = X.shape
+    h = V.shape[0]
+    VT = np.ascontiguousarray(V.T)
+    P = np.zeros((n, h))
+    for i in range(n):
+        row = P[i]
+        for q in range(d):
+            xq = X[i, q]
+            for j in range(h):
+                row[j] += xq * VT[q, j]
+    return P
+
+
+@numba.njit(cache=True)
+def output_factors(z: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, polar: bool) -> np.ndarray:
+    """a_j with f(x_i) = sum_j S_ij <x_i, v_j> a_j: v_j (Cartesian z = [W, v]), s_j e^(2 r_j) (polar z = [r - r_ref, U])."""
+    a = np.empty(h)
+    for j in range(h):
+        a[j] = sgn[j] * np.exp(2.0 * (z[j] + r_ref[j])) if polar else z[h * d + j]
+    return a
+
+
+@numba.njit(cache=True)
+def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, loss: int) -> np.ndarray:
+    """g = loss_weights(y, f), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes S * P (in place)."""
+    n, h = PS.shape
+    f = np.empty(n)
+    for i in range(n):
+        row = PS[i]
+        fi = 0.0
+        for j in range(h):
+            row[j] *= S[i, j]
+            fi += row[j] * a[j]
+        f[i] = fi
+    return loss_weights(y, f, loss)
+
+
+@numba.njit(cache=True)
+def _weights_and_gradients(V: np.ndarray, a: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, loss: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For neuron vectors V (h, d) (w_j, or u_j) with output factors a: PS = S * (X V^T), g (:func:`data_weights`),
+    G_j = sum_i S_ij g_i x_i (loops as in :func:`preact`)."""
+    n, d = X.shape
+    h = V.shape[0]
+    PS = preact(X, V)
+    g = data_weights(PS, S, a, y, loss)
+    GT = np.zeros((d, h))
+    c = np.empty(h)
+    for i in range(n):
+        for j in range(h):
+            c[j] = S[i, j] * g[i]
+        for q in range(d):
+            xq = X[i, q]
+            col = GT[q]
+            for j in range(h):
+                col[j] += c[j] * xq
+    return PS, g, np.ascontiguousarray(GT.T)
+
+
+@numba.njit(cache=True)
 def cartesian_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, h: int, d: int, loss: int, train_v: bool) -> np.ndarray:
     """[W', v'] with w_j' = v_j sum_i S_ij g_i x_i, v_j' = sum_i S_ij <x_i, w_j> g_i."""
-    W = z[: h * d].reshape(h, d)
     v = z[h * d :]
-    PS = np.dot(X, W.T) * S
-    g = loss_weights(y, np.dot(PS, v), loss)
-    G = np.dot(S.T * g, X)
-    out = np.empty(h * d + h)
+    PS, g, G = _weights_and_gradients(z[: h * d].reshape(h, d), v, S, X, y, loss)
+    out = np.zeros(h * d + h)
     for j in range(h):
         for k in range(d):
             out[j * d + k] = v[j] * G[j, k]
     if train_v:
-        out[h * d :] = np.dot(g, PS)
-    else:
-        out[h * d :] = 0.0
+        vdot = out[h * d :]
+        for i in range(X.shape[0]):
+            row = PS[i]
+            for j in range(h):
+                vdot[j] += g[i] * row[j]
     return out
 
 
@@ -82,11 +147,7 @@ def cartesian_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, h:
 def polar_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, s: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int) -> np.ndarray:
     """[r', U'] with G_j = sum_i S_ij g_i x_i, r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j)."""
     U = z[h:].reshape(h, d)
-    a = np.empty(h)
-    for j in range(h):
-        a[j] = s[j] * np.exp(2.0 * (z[j] + r_ref[j]))
-    g = loss_weights(y, np.dot(np.dot(X, U.T) * S, a), loss)
-    G = np.dot(S.T * g, X)
+    _PS, _g, G = _weights_and_gradients(U, output_factors(z, s, r_ref, h, d, True), S, X, y, loss)
     out = np.empty(h + h * d)
     for j in range(h):
         radial = 0.0

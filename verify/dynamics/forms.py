@@ -39,11 +39,13 @@ class _Compiled:
         return self._cargs
 
 
-def _loss_weights(form: "CartesianForm | PolarForm", f: np.ndarray) -> np.ndarray:
-    """g_i = -l'(y_i, f_i) (compiled for the built-in losses)."""
+def _data_weights(form: "CartesianForm | PolarForm", P: np.ndarray, S: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """g_i = -l'(y_i, f_i), f = (P * S) a (a: the output factors), by the compiled :func:`field_jit.data_weights`
+    for the built-in losses (the compiled loop reads the same function)."""
     if form._loss is None:
-        return form.field.loss.g(form.field.y, f)
-    return field_jit.loss_weights(form._y, f, form._loss)
+        return form.field.loss.g(form.field.y, (P * S) @ a)
+    return field_jit.data_weights(np.array(P, dtype=float, order="C"), np.ascontiguousarray(S, dtype=float),
+                                  np.ascontiguousarray(a, dtype=float), form._y, form._loss)
 
 
 def row_norms(A: np.ndarray) -> np.ndarray:
@@ -60,8 +62,7 @@ def _remove_span(V: np.ndarray, j: int, Xa: np.ndarray) -> None:
     if Xa.shape[0] >= V.shape[1] and np.linalg.matrix_rank(Xa) >= V.shape[1]:
         return
     if Xa.shape[0] == 1:
-        x = Xa[0]
-        V[j] -= (x @ V[j]) / (x @ x) * x
+        engine_jit.project_off(V[j], np.ascontiguousarray(Xa[0], dtype=float))
     else:
         V[j] -= Xa.T @ np.linalg.lstsq(Xa @ Xa.T, Xa @ V[j], rcond=None)[0]
 
@@ -99,7 +100,7 @@ class CartesianForm(_Compiled):
         """Loss weights g_i = -l'(y_i, f_i) in mode S; P = X W^T when already at hand."""
         W, v = self.unpack(z)
         P = self.field.X @ W.T if P is None else P
-        return _loss_weights(self, (P * S) @ v)
+        return _data_weights(self, P, S, v)
 
     def gain(self, z: np.ndarray) -> np.ndarray:
         return self.unpack(z)[1]
@@ -188,7 +189,7 @@ class PolarForm(_Compiled):
         """Loss weights g_i = -l'(y_i, f_i) in mode S; P = X U^T when already at hand."""
         r, U = self.unpack(z)
         P = self.field.X @ U.T if P is None else P
-        return _loss_weights(self, (P * S) @ (self.s * np.exp(2.0 * r)))
+        return _data_weights(self, P, S, self.s * np.exp(2.0 * r))
 
     def gain(self, z: np.ndarray) -> np.ndarray:
         return self.s

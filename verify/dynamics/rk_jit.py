@@ -26,7 +26,8 @@ DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(steppe
 
 
 @numba.njit(cache=True)
-def _field(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool) -> np.ndarray:
+def scaled_rhs(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool) -> np.ndarray:
+    """dz/ds: :func:`field_jit.form_rhs`, times e^s when s = ln(1 + t) (``log_time``)."""
     out = form_rhs(z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar)
     if log_time:
         out *= np.exp(s)
@@ -34,35 +35,68 @@ def _field(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray,
 
 
 @numba.njit(cache=True)
-def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: float, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
+def _accumulate(out: np.ndarray, scale: float, coefs: np.ndarray, K: np.ndarray, count: int) -> None:
+    """In place, q in order: out += (scale coefs[q]) K[q] for q < count (no temporaries; zero coefficients, many in
+    these tableaux, skipped)."""
+    N = out.size
+    for q in range(count):
+        c = scale * coefs[q]
+        if c == 0.0:
+            continue
+        row = K[q]
+        for p in range(N):
+            out[p] += c * row[p]
+
+
+@numba.njit(cache=True)
+def _scaled_norm2(K: np.ndarray, E: np.ndarray, count: int, step: float, scale: np.ndarray) -> float:
+    """||(sum_q (step E[q]) K[q]) / scale||^2 (q in order)."""
+    total = 0.0
+    for p in range(scale.size):
+        acc = 0.0
+        for q in range(count):
+            acc += (step * E[q]) * K[q, p]
+        acc /= scale[p]
+        total += acc * acc
+    return total
+
+
+@numba.njit(cache=True)
+def _error_scale(z: np.ndarray, z_new: np.ndarray, rtol: np.ndarray, atol: np.ndarray) -> np.ndarray:
+    """atol + rtol max(|z|, |z_new|)."""
+    out = np.empty(z.size)
+    for p in range(z.size):
+        out[p] = atol[p] + rtol[p] * max(abs(z[p]), abs(z_new[p]))
+    return out
+
+
+@numba.njit(cache=True)
+def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
     """One step of size ``step``: (z_new, f_new, err, F) with err = RMS(step K^T E / scale),
-    scale = atol + rtol max(|z|, |z_new|), and F (7, N) the nested-basis dense matrix."""
+    scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component), and F (7, N) the nested-basis dense matrix."""
     N = z.size
     n_st = B.size
     K = np.empty((n_st + 1, N))
     K[0] = f
+    zi = np.empty(N)
     for i in range(1, n_st):
-        zi = z.copy()
-        for q in range(i):
-            zi += (step * A[i, q]) * K[q]
-        K[i] = _field(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+        zi[:] = z
+        _accumulate(zi, step, A[i], K, i)
+        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     z_new = z.copy()
-    for q in range(n_st):
-        z_new += (step * B[q]) * K[q]
-    f_new = _field(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+    _accumulate(z_new, step, B, K, n_st)
+    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     K[n_st] = f_new
-    e = np.zeros(N)
-    for q in range(n_st + 1):
-        e += (step * E[q]) * K[q]
-    e /= atol + rtol * np.maximum(np.abs(z), np.abs(z_new))
-    err = np.sqrt(np.dot(e, e) / N) if N else 0.0
-    F = np.dot(dense, K)
-    F *= step
+    e2 = _scaled_norm2(K, E, n_st + 1, step, _error_scale(z, z_new, rtol, atol))
+    err = np.sqrt(e2 / N) if N else 0.0
+    F = np.zeros((dense.shape[0], N))
+    for r in range(dense.shape[0]):
+        _accumulate(F[r], step, dense[r], K, n_st + 1)
     return z_new, f_new, err, F
 
 
 @numba.njit(cache=True)
-def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: float, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
+def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
     """One DOP853 step of size ``step`` (12 new evaluations): (z_new, f_new, err, K) with K (16, N) the stages
     (rows 13..15 left for :func:`dop853_dense`) and err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
     e_k = K^T E_k / (atol + rtol max(|z|, |z_new|))."""
@@ -70,29 +104,22 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: float
     n_st = B.size
     K = np.zeros((n_st + 4, N))
     K[0] = f
+    zi = np.empty(N)
     for i in range(1, n_st):
-        zi = np.zeros(N)
-        for q in range(i):
-            zi += A[i, q] * K[q]
-        zi *= step
-        zi += z
-        K[i] = _field(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+        zi[:] = 0.0
+        _accumulate(zi, 1.0, A[i], K, i)
+        for p in range(N):
+            zi[p] = zi[p] * step + z[p]
+        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     z_new = np.zeros(N)
-    for q in range(n_st):
-        z_new += B[q] * K[q]
-    z_new *= step
-    z_new += z
-    f_new = _field(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+    _accumulate(z_new, 1.0, B, K, n_st)
+    for p in range(N):
+        z_new[p] = z_new[p] * step + z[p]
+    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     K[n_st] = f_new
-    scale = atol + rtol * np.maximum(np.abs(z), np.abs(z_new))
-    e3 = np.zeros(N)
-    e5 = np.zeros(N)
-    for q in range(n_st + 1):
-        e3 += E3[q] * K[q]
-        e5 += E5[q] * K[q]
-    e3 /= scale
-    e5 /= scale
-    n5, n3 = np.dot(e5, e5), np.dot(e3, e3)
+    scale = _error_scale(z, z_new, rtol, atol)
+    n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale)
+    n3 = _scaled_norm2(K, E3, n_st + 1, 1.0, scale)
     err = 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * N)
     return z_new, f_new, err, K
 
@@ -102,18 +129,20 @@ def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_ne
     """The (7, N) dense matrix F of an accepted :func:`dop853_step` (3 more evaluations, filling K's last rows)."""
     N = z.size
     first = K.shape[0] - A_extra.shape[0]
+    zi = np.empty(N)
     for m in range(A_extra.shape[0]):
         k = first + m
-        zi = np.zeros(N)
-        for q in range(k):
-            zi += A_extra[m, q] * K[q]
-        zi *= step
-        zi += z
-        K[k] = _field(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
-    F = np.empty((7, N))
-    dz = z_new - z
-    F[0] = dz
-    F[1] = step * f - dz
-    F[2] = 2.0 * dz - step * (f_new + f)
-    F[3:] = step * np.dot(D, K)
+        zi[:] = 0.0
+        _accumulate(zi, 1.0, A_extra[m], K, k)
+        for p in range(N):
+            zi[p] = zi[p] * step + z[p]
+        K[k] = scaled_rhs(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+    F = np.zeros((7, N))
+    for p in range(N):
+        dz = z_new[p] - z[p]
+        F[0, p] = dz
+        F[1, p] = step * f[p] - dz
+        F[2, p] = 2.0 * dz - step * (f_new[p] + f[p])
+    for r in range(D.shape[0]):
+        _accumulate(F[3 + r], step, D[r], K, K.shape[0])
     return F

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+import numba
 import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
 from scipy.integrate._ivp.rk import RK45 as _RK45
@@ -106,8 +107,10 @@ def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float
     return StepResult(z_new, f_new, K, float(err))
 
 
+@numba.njit(cache=True)
 def next_size(h: float, err: float, rejected_before: bool, order: int = ORDER) -> float:
-    """Standard controller: h * clip(0.9 err^(-1/(order+1))), never growing right after a rejection."""
+    """Standard controller: h * clip(0.9 err^(-1/(order+1))), never growing right after a rejection
+    (compiled: the same function serves the Python iteration and :func:`loop_jit.run`)."""
     if err == 0.0:
         factor = MAX_FACTOR
     elif err < 1.0:

@@ -181,10 +181,12 @@ def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     U = np.divide(X, norms[:, None], out=np.zeros_like(X, dtype=float), where=norms[:, None] > 0.0)
     rep, sgn = np.arange(n), np.ones(n, dtype=int)
     G = U @ U.T
-    for i in range(n):
+    # candidates: unit rows within COLLINEAR_TOL (up to sign) have |<u_i, u_k>| >= 1 - COLLINEAR_TOL^2 / 2
+    close = np.triu(np.abs(G) > 1.0 - 1e-9, 1)
+    for i in np.flatnonzero(close.any(axis=1)).tolist():
         if rep[i] != i or norms[i] == 0.0:
             continue
-        for k in np.flatnonzero(np.abs(G[i, i + 1:]) > 0.5) + i + 1:
+        for k in np.flatnonzero(close[i]).tolist():
             if rep[k] != k or norms[k] == 0.0:
                 continue
             s = 1 if G[i, k] > 0.0 else -1

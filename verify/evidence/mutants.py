@@ -83,7 +83,8 @@ def _dict_entry(mapping: dict, key: Any, value: Any = None, remove: bool = False
 def _events_skip_crossing() -> contextlib.AbstractContextManager:
     """Every 10th crossing settled by ``_Engine._settle_pair`` or ``_Engine._settle_lines`` (rows on one line
     through 0) is logged and disarmed but its mode (S, side) is not applied: the pairs keep the old slope while
-    their preactivation changes sign."""
+    their preactivation changes sign. The compiled loop (which settles single pairs itself) is switched off, so that
+    every crossing goes through these two methods."""
     from verify.dynamics import events
 
     pair, lines = events._Engine._settle_pair, events._Engine._settle_lines
@@ -113,7 +114,8 @@ def _events_skip_crossing() -> contextlib.AbstractContextManager:
             return
         lines(self, t, reps, j, g, gain, trig)
 
-    return _patched((events._Engine, "_settle_pair", settle_pair), (events._Engine, "_settle_lines", settle_lines))
+    return _patched((events._Engine, "_settle_pair", settle_pair), (events._Engine, "_settle_lines", settle_lines),
+                    (events, "COMPILED_LOOP", False))
 
 
 def _logistic2_weight_halved() -> contextlib.AbstractContextManager:

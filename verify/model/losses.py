@@ -23,10 +23,27 @@ steps reach summed time k eta / n and mean time k eta.
 ``g_minus_y`` returns g - y without cancellation (expm1 / tanh), which is what the
 small-initialisation lemmas measure when yhat is of order eps^2. ``log_value`` is the log of
 the loss, finite even where the loss itself underflows.
+
+One specification for every backend: each built-in :class:`Loss` carries, next to its numpy
+formulas, ``jit_code`` (the branch of the compiled ``field_jit.loss_weights``; ``LOSS_CODES`` is
+built from it) and ``family`` / ``scale`` (:class:`Family`: the form of the weight w = g / y that
+the mpfr ``g_value`` and the Taylor recurrence of :mod:`verify.dynamics.mp.series` build):
+
+    loss        jit_code  family    scale   w(z)
+    exp         0         EXP       1       exp(-z)
+    logistic    1         LOGISTIC  1       1 / (1 + exp(z))
+    logistic2   2         LOGISTIC  2       2 / (1 + exp(z))
+    square      3         SQUARE    1       1 - z            (g = y - yhat)
+    poly        4         POLY      1       1 - z / sqrt(1 + z^2)
+
+No backend compares loss names. A user-defined Loss leaves ``jit_code`` and ``family`` None: it runs
+on the numpy (float64) path only; the compiled kernels and the mp backend take the built-in objects
+only (a ``dataclasses.replace`` copy keeps fields that may no longer match its formulas).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Callable
 
@@ -85,15 +102,30 @@ def _poly_weight_minus_one(z: np.ndarray) -> np.ndarray:
     return -np.copysign(r, z)
 
 
+class Family(enum.Enum):
+    """Form of the margin weight w(z) = g / y read by the mp backend (the factor c is ``Loss.scale``)."""
+
+    EXP = "exp"  # w = exp(-z)
+    LOGISTIC = "logistic"  # w = c / (1 + exp(z))
+    SQUARE = "square"  # w = 1 - z, i.e. g = y - yhat
+    POLY = "poly"  # w = 1 - z / sqrt(1 + z^2)
+
+
 @dataclass(frozen=True)
 class Loss:
-    """A margin loss: value, data weight, g - y and log-value, all vectorised over samples."""
+    """A margin loss: value, data weight, g - y and log-value, all vectorised over samples.
+
+    ``jit_code``: branch of ``field_jit.loss_weights``; ``family`` and ``scale``: the weight
+    w = g / y for the mp backend (:class:`Family`); None for a user-defined loss (numpy path only)."""
 
     name: str
     _value: Callable[[np.ndarray], np.ndarray]
     _weight: Callable[[np.ndarray], np.ndarray]  # g / y as a function of z
     _weight_minus_one: Callable[[np.ndarray], np.ndarray]  # (g - y) / y as a function of z
     _log_value: Callable[[np.ndarray], np.ndarray]
+    jit_code: int | None = None
+    family: Family | None = None
+    scale: int = 1
 
     def value(self, y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
         """l(y_i, yhat_i) per sample."""
@@ -140,6 +172,8 @@ EXP = Loss(
     _weight=lambda z: np.exp(-z),
     _weight_minus_one=lambda z: np.expm1(-z),
     _log_value=lambda z: -np.asarray(z, dtype=float),
+    jit_code=0,
+    family=Family.EXP,
 )
 
 LOGISTIC2 = Loss(
@@ -148,6 +182,9 @@ LOGISTIC2 = Loss(
     _weight=lambda z: 2.0 * expit(-z),
     _weight_minus_one=lambda z: -np.tanh(np.asarray(z, dtype=float) / 2.0),
     _log_value=lambda z: LOG2 + _log_softplus(-np.asarray(z, dtype=float)),
+    jit_code=2,
+    family=Family.LOGISTIC,
+    scale=2,
 )
 
 LOGISTIC = Loss(
@@ -156,6 +193,8 @@ LOGISTIC = Loss(
     _weight=lambda z: expit(-z),
     _weight_minus_one=lambda z: -expit(z),
     _log_value=lambda z: _log_softplus(-np.asarray(z, dtype=float)),
+    jit_code=1,
+    family=Family.LOGISTIC,
 )
 
 SQUARE = Loss(
@@ -164,6 +203,8 @@ SQUARE = Loss(
     _weight=lambda z: 1.0 - np.asarray(z, dtype=float),
     _weight_minus_one=lambda z: -np.asarray(z, dtype=float),
     _log_value=lambda z: np.log(0.5) + 2.0 * np.log(np.abs(1.0 - np.asarray(z, dtype=float))),
+    jit_code=3,
+    family=Family.SQUARE,
 )
 
 POLY = Loss(
@@ -172,6 +213,8 @@ POLY = Loss(
     _weight=_poly_weight,
     _weight_minus_one=_poly_weight_minus_one,
     _log_value=lambda z: -np.arcsinh(np.asarray(z, dtype=float)),
+    jit_code=4,
+    family=Family.POLY,
 )
 
 LOSSES: dict[str, Loss] = {loss.name: loss for loss in (EXP, LOGISTIC2, LOGISTIC, SQUARE, POLY)}

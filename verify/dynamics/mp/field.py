@@ -23,8 +23,9 @@ import numpy as np
 from verify.dynamics.field import NetworkField
 from verify.dynamics.mp import num
 from verify.dynamics.mp.num import dot, mpfr
-from verify.dynamics.mp.series import F64, Dense, Grouped, Recurrence, mp_arith, poly_weight
+from verify.dynamics.mp.series import F64, Dense, Grouped, Recurrence, mp_arith, mp_loss, poly_weight
 from verify.errors import NumericalError
+from verify.model.losses import Family, Loss
 
 
 @dataclass
@@ -62,20 +63,25 @@ class MpMode:
         return np.flatnonzero(live)
 
 
-def g_value(name: str, y, f):
-    """g = -l'(y, f), elementwise on object arrays of mpfr."""
-    if name == "exp":
+def g_value(loss: Loss | str, y, f):
+    """g = -l'(y, f), elementwise on object arrays of mpfr, by the declared ``loss.family``:
+    y e^(-y f) (EXP), c y / (1 + e^(y f)) (LOGISTIC, c = ``loss.scale``), y - f (SQUARE),
+    y (1 - z / sqrt(1 + z^2)) with z = y f (POLY). A name is looked up; InputError for a user-defined loss."""
+    spec = mp_loss(loss)
+    family = spec.family
+    if family is Family.EXP:
         return y * num.vexp(-y * f)
-    if name == "square":
+    if family is Family.SQUARE:
         return y - f
-    if name == "poly":
+    if family is Family.POLY:
         return y * poly_weight(y * f)
     w = 1 / (1 + num.vexp(y * f))
-    return (2 * y if name == "logistic2" else y) * w
+    return (y if spec.scale == 1 else spec.scale * y) * w
 
 
 class MpField:
     """The data and loss of a :class:`NetworkField` converted exactly to mpfr (float64 -> mpfr is exact).
+    ``loss`` is the field's built-in :class:`Loss` (InputError for a user-defined one: no mpfr formula).
 
     Arrays: ``Xm`` (object) and ``Xf`` (float64) (n, d), ``ym``/``yf``, ``Km``/``Kf`` the Gram
     matrix, ``xnorm_m``/``xnorm_f``; lists ``X``, ``K`` for the scalar switching code."""
@@ -95,7 +101,7 @@ class MpField:
         self.xnorm_m = num.vsqrt(np.diagonal(self.Km).copy())
         self.xnorm_f = self.xnorm_m.astype(float)
         self.alpha = mpfr(float(field.alpha))
-        self.loss = field.loss.name
+        self.loss = mp_loss(field.loss)
         self.train_v = bool(field.train_v)
 
     def g_point(self, f: np.ndarray) -> np.ndarray:

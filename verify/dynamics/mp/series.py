@@ -19,12 +19,12 @@ Polar, A = U, b = r (unscaled):
 The products M Q and M^T Y are float64 matrix products, or in mpfr sums over the index sets
 {M = 1} and {M = alpha} (numpy ``add.reduceat``): additions only, 3-4x cheaper than an object
 matrix product.
-Loss g_i = -l'(y_i, f_i):
-    exp:       a = -y f, e = exp(a), g = y e        (e_k = (1/k) sum_{m=1}^k m a_m e_{k-m})
-    logistic:  a = y f, e = exp(a), q = 1/(1 + e), g = y q  (2 y q for logistic2;
+Loss g_i = -l'(y_i, f_i), by the loss's declared ``Loss.family`` (:class:`~verify.model.losses.Family`):
+    EXP:       a = -y f, e = exp(a), g = y e        (e_k = (1/k) sum_{m=1}^k m a_m e_{k-m})
+    LOGISTIC:  a = y f, e = exp(a), q = 1/(1 + e), g = c y q  (c = ``Loss.scale``: 1 logistic, 2 logistic2;
                q_k = -q_0 sum_{m=1}^k e_m q_{k-m})
-    square:    g = y - f
-    poly:      z = y f, q = 1 - z / sqrt(1 + z^2), g = y q. With s0 = sqrt(1 + z_0^2) (hypot),
+    SQUARE:    g = y - f
+    POLY:      z = y f, q = 1 - z / sqrt(1 + z^2), g = y q. With s0 = sqrt(1 + z_0^2) (hypot),
                zeta = z / s0, c~ = (1 + z^2) / s0^2 (c~_0 = 1, c~_k = sum_{j=0}^k zeta_j zeta_{k-j}),
                u~ = c~^(-3/2) (u~_0 = 1, u~_k = (1/k) sum_{j=1}^k (-j/2 - k) c~_j u~_{k-j}), and
                dq/dz = -(1 + z^2)^(-3/2), i.e. q' = -s0^-2 zeta' u~:
@@ -45,8 +45,8 @@ import gmpy2
 import numpy as np
 
 from verify.dynamics.mp import num
-
-LOSSES = ("exp", "logistic2", "logistic", "square", "poly")
+from verify.errors import InputError
+from verify.model.losses import LOSSES, Family, Loss, get_loss
 
 _vhypot = np.frompyfunc(gmpy2.hypot, 2, 1)
 
@@ -70,6 +70,16 @@ F64 = Arith(np.exp, float, np.float64, np.hypot)
 def mp_arith() -> Arith:
     """mpfr arithmetic at the current gmpy2 context precision."""
     return Arith(num.vexp, num.mpfr, object, _vhypot)
+
+
+def mp_loss(loss: Loss | str) -> Loss:
+    """The built-in Loss (a name is looked up) whose declared ``family`` / ``scale`` the mp backend
+    reads; InputError for a user-defined loss, which has no mpfr formula."""
+    spec = get_loss(loss)
+    if spec.family is None or LOSSES.get(spec.name) is not spec:
+        raise InputError(f"the mp backend has mpfr formulas for the built-in losses only ({', '.join(LOSSES)}); "
+                         f"loss {spec.name!r} is user-defined (use a float64 backend)")
+    return spec
 
 
 def _poly_start(ar: Arith, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,11 +159,11 @@ class Recurrence:
     ``cap``: the highest state order that may be asked for. :meth:`extend` adds orders.
     """
 
-    def __init__(self, ar: Arith, form: str, loss: str, X: np.ndarray, y: np.ndarray, A0: np.ndarray, b0: np.ndarray,
+    def __init__(self, ar: Arith, form: str, loss: Loss | str, X: np.ndarray, y: np.ndarray, A0: np.ndarray, b0: np.ndarray,
                  weight: np.ndarray, prod: Dense | Grouped, s: np.ndarray | None, slide: dict, train_v: bool, cap: int) -> None:
-        if loss not in LOSSES:
-            raise ValueError(f"the mp backend does not know loss {loss!r}")
-        self.ar, self.form, self.loss = ar, form, loss
+        self.loss = mp_loss(loss)
+        self.family, self.scale = self.loss.family, self.loss.scale
+        self.ar, self.form = ar, form
         self.X, self.y, self.weight, self.prod, self.s, self.slide, self.train_v = X, y, weight, prod, s, slide, train_v
         m, d = A0.shape
         n = X.shape[0]
@@ -166,7 +176,7 @@ class Recurrence:
         self.aux = ar.empty((cap, n))  # exponent series a of the loss
         self.ex = ar.empty((cap, n))  # exp(a)
         self.q = ar.empty((cap, n))  # 1/(1 + exp(a)); poly: 1 - z/sqrt(1 + z^2)
-        self.cc = ar.empty((cap, n)) if loss == "poly" else None  # poly: (1 + z^2) / s0^2
+        self.cc = ar.empty((cap, n)) if self.family is Family.POLY else None  # poly: (1 + z^2) / s0^2
         self.pinv = None  # poly: 1 / s0 = 1 / sqrt(1 + z_0^2), set at order 0
         self.E = ar.empty((cap, m)) if form == "polar" else None
         self.rho = ar.empty((cap, m)) if form == "polar" else None
@@ -215,19 +225,20 @@ class Recurrence:
 
     def _loss_order(self, k: int) -> None:
         y, f = self.y, self.f
-        if self.loss == "square":
+        family = self.family
+        if family is Family.SQUARE:
             self.g[k] = (y - f[0]) if k == 0 else -f[k]
             return
-        if self.loss == "poly":
+        if family is Family.POLY:
             self._poly_order(k)
             return
         a, ex = self.aux, self.ex
-        a[k] = -y * f[k] if self.loss == "exp" else y * f[k]
+        a[k] = -y * f[k] if family is Family.EXP else y * f[k]
         if k == 0:
             ex[0] = self.ar.exp(a[0])
         else:
             ex[k] = (self.ks[1 : k + 1, None] * a[1 : k + 1] * ex[k - 1 :: -1]).sum(0) / k
-        if self.loss == "exp":
+        if family is Family.EXP:
             self.g[k] = y * ex[k]
             return
         q = self.q
@@ -235,7 +246,7 @@ class Recurrence:
             q[0] = 1 / (1 + ex[0])
         else:
             q[k] = -q[0] * (ex[1 : k + 1] * q[k - 1 :: -1]).sum(0)
-        self.g[k] = (2 * y if self.loss == "logistic2" else y) * q[k]
+        self.g[k] = (y if self.scale == 1 else self.scale * y) * q[k]
 
     def _poly_order(self, k: int) -> None:
         """Order k of g for the poly loss (module docstring): aux = zeta = z/s0, cc = c~, ex = u~, q."""

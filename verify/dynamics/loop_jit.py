@@ -1,0 +1,259 @@
+"""Compiled (numba) step-to-next-event loop of the float64 event engine.
+
+:func:`run` makes the iterations of :meth:`events._Engine.iterate` -- a trial step (5(4) or DOP853, with
+its dense output), the error test and the step-size controller, the crossing scan, the samples on the
+dense output, the move to an event point, re-arming, the settling of the crossing pairs and the slope
+refresh -- inside one compiled call, for as long as the run stays on the common path:
+
+- a built-in loss and no pair sliding (the mode's slopes are constants within a step);
+- every step's candidates are monotone on the step (no "hard" pair for :func:`crossings.hard_candidates`);
+- at an event point every pair near its surface is the only one of its neuron and of its line through 0,
+  and crosses or grazes (:func:`switching.resolve_pair` says ACTIVE or INACTIVE, not SLIDING).
+
+It stops and hands back to Python (the reference, :meth:`events._Engine.iterate`) with a status:
+``DONE`` (s reached s_end), ``PY_STEP`` (nothing done in this iteration: Python takes the step: a hard
+candidate, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
+re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
+buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). The state vectors and the mode
+arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift] and ``ks`` =
+[k (next sample), rejected, null_restarts, calm, n_events], counters in ``stats`` (``STAT_*``).
+It calls the kernels the Python iteration calls (steps, controller, scan, dense output, re-arming, the switching
+law, the projection), so both take the same steps to rounding (Python's products at an event point go through BLAS).
+In log time (``land``) every step ends on the next sample time, as in Python (:mod:`events`, "Samples").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from verify.dynamics import engine_jit, rk_jit, scan, switching
+from verify.dynamics.field_jit import data_weights, output_factors, preact
+from verify.dynamics.stepper import MIN_STEP_REL, next_size
+
+DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
+STAT_STEPS, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = range(6)
+ACTIVATE, DEACTIVATE, GRAZING, DEAD = 0, 1, 2, 3
+EVENT_KINDS = ("activate", "deactivate", "grazing", "dead")
+
+
+@numba.njit(cache=True)
+def _block(z: np.ndarray, lo: int, h: int, d: int) -> np.ndarray:
+    """The neuron vectors v_j (w_j or u_j) as a contiguous (h, d) copy."""
+    return np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
+
+
+@numba.njit(cache=True)
+def _row_norms(V: np.ndarray) -> np.ndarray:
+    out = np.empty(V.shape[0])
+    for j in range(V.shape[0]):
+        out[j] = np.sqrt(np.dot(V[j], V[j]))
+    return out
+
+
+@numba.njit(cache=True)
+def _log(ev_t, ev_ij, ev_kd, ks, t: float, i: int, j: int, kind: int, direction: int) -> None:
+    n = ks[4]
+    ev_t[n] = t
+    ev_ij[n, 0], ev_ij[n, 1] = i, j
+    ev_kd[n, 0], ev_kd[n, 1] = kind, direction
+    ks[4] = n + 1
+
+
+@numba.njit(cache=True)
+def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray, armed: np.ndarray,
+                  dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray, y: np.ndarray, sgn: np.ndarray,
+                  r_ref: np.ndarray, alpha: float, loss: int, polar: bool, shared_line: np.ndarray, lo: int, h: int,
+                  d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks, stats) -> bool:
+    """:meth:`events._Engine.settle` when every near-surface pair is alone on its neuron and line and does not
+    slide: project each onto its surface, set its side and slope (:func:`switching.resolve_pair`), log, then
+    freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple."""
+    n = X.shape[0]
+    V = _block(z, lo, h, d)
+    P = preact(X, V)
+    near, anycol = engine_jit.near_surface(P, xnorm, _row_norms(V), side, dead, surface_tol)
+    trig = np.zeros((n, h), np.bool_)
+    for p in range(pairs.shape[0]):
+        i, j = pairs[p, 0], pairs[p, 1]
+        near[i, j] = anycol[j] = trig[i, j] = True
+    row = np.full(h, -1)
+    for j in range(h):
+        if not anycol[j]:
+            continue
+        for i in range(n):
+            if near[i, j]:
+                if row[j] >= 0 or shared_line[i]:
+                    return False
+                row[j] = i
+    g = data_weights(P.copy(), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    gain = sgn if polar else z[h * d :].copy()
+    state = np.empty(h, np.int64)
+    slope = np.empty(h)
+    rep = np.zeros(h, np.bool_)
+    for j in range(h):
+        if row[j] < 0:
+            continue
+        i = row[j]
+        arrival = side[i, j] if trig[i, j] else 0
+        state[j], slope[j], rep[j] = switching.resolve_pair(S, g, K, gain, i, j, alpha, arrival)
+        if state[j] == switching.SLIDING:
+            return False
+    for j in range(h):
+        if row[j] < 0:
+            continue
+        i = row[j]
+        base = lo + j * d
+        if d > 1:  # one row spans a 1-d space: no projection (forms._remove_span)
+            engine_jit.project_off(z[base : base + d], X[i])
+        if polar:
+            nrm = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
+            for q in range(d):
+                z[base + q] /= nrm
+        prev = side[i, j]
+        if prev == -1 and state[j] == switching.ACTIVE:
+            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, ACTIVATE, 1)
+        elif prev == 1 and state[j] == switching.INACTIVE:
+            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, DEACTIVATE, -1)
+        elif rep[j] or trig[i, j]:
+            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, GRAZING, 0)
+        if rep[j]:
+            stats[STAT_NONUNIQUE] += 1
+        S[i, j] = slope[j]
+        side[i, j] = 1 if state[j] == switching.ACTIVE else -1
+        armed[i, j] = False
+    if alpha == 0.0:
+        for j in range(h):
+            if row[j] < 0 or dead[j]:
+                continue
+            if not np.any(S[:, j] != 0.0):
+                dead[j] = True
+                _log(ev_t, ev_ij, ev_kd, ks, t, -1, j, DEAD, 0)
+    return True
+
+
+@numba.njit(cache=True)
+def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
+        S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int, train_v: bool, polar: bool,
+        log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, cheap_steps: int,
+        event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tab45, tab853, dense853, cheb, der):
+    """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
+    n = X.shape[0]
+    A5, B5, C5, E5, D5 = tab45
+    A8, B8, C8, E3, E8 = tab853
+    AX, CX, DX = dense853
+    s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
+    k, rejected, null_restarts, calm = ks[0], ks[1] != 0, ks[2], ks[3]
+    n_times = s_grid.size
+    accepted = 0
+    status, n_pairs = DONE, 0
+    while s < s_end:
+        if accepted >= checkpoint > 0:
+            status = CHECKPOINT
+            break
+        if ks[4] + n * h + h > ev_t.size:
+            status = FLUSH
+            break
+        target = s_grid[k] if land and k < n_times else s_end
+        last = step >= target - s
+        if not last and not step >= MIN_STEP_REL * max(1.0, abs(s)):
+            status = PY_STEP
+            break
+        hs = target - s if last else step
+        cheap = calm < cheap_steps
+        order = 4 if cheap else 7
+        tol_abs = rtol * engine_jit.neuron_size_per_component(z, h, d, 1e-300) if per_neuron else atol
+        if cheap:
+            z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d, loss,
+                                                    train_v, polar, log_time, A5, B5, C5, E5, D5)
+            evals = B5.size
+        else:
+            z_new, f_new, err, Kst = rk_jit.dop853_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d,
+                                                        loss, train_v, polar, log_time, A8, B8, C8, E3, E8)
+            evals = B8.size
+        if not np.isfinite(err) or err >= 1.0:
+            step = next_size(hs, err if np.isfinite(err) else 1e10, rejected, order)
+            rejected = True
+            stats[STAT_REJECTED] += 1
+            stats[STAT_RHS] += evals
+            continue
+        if not cheap:
+            F = rk_jit.dop853_dense(s, z, f, z_new, f_new, Kst, hs, S, X, y, sgn, r_ref, h, d, loss, train_v, polar,
+                                    log_time, AX, CX, DX)
+            evals += CX.size
+        V = _block(z, lo, h, d)
+        xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, preact(X, V), X, xnorm, side, armed, dead, surface_tol,
+                                                 cheb, der)
+        if hard.shape[0] and not start.shape[0]:
+            status = PY_STEP
+            break
+        stats[STAT_RHS] += evals
+        stats[STAT_RK45] += int(cheap)
+        x_ev = np.inf
+        if start.shape[0]:
+            x_ev = 0.0
+            n_pairs = start.shape[0]
+            pairs_out[:n_pairs] = start
+        elif qi >= 0:
+            x_ev = xq
+            n_pairs = 1
+            pairs_out[0, 0], pairs_out[0, 1] = qi, qj
+        s_cut = target if (last and x_ev > 1.0) else s + min(x_ev, 1.0) * hs
+        while k < n_times and s_grid[k] <= s_cut:
+            out[k] = engine_jit.dense_point(z, F, min(max((s_grid[k] - s) / hs, 0.0), 1.0))
+            k += 1
+        stats[STAT_STEPS] += 1
+        accepted += 1
+        err_sum += err * rtol
+        h_next = next_size(hs, err, rejected, order)
+        if last and hs < step:
+            h_next = max(h_next, step)
+        h_next = min(h_next, max_step)
+        rejected = False
+        calm += 1
+        if x_ev <= 1.0:
+            cap = max(event_cap * x_ev * hs, 0.5 * hs)
+            if cap < h_next:
+                calm, h_next = 0, cap
+            z[:] = engine_jit.dense_point(z, F, x_ev)
+            s = s + x_ev * hs
+            null_restarts = null_restarts + 1 if x_ev * hs <= 1e-14 * max(1.0, abs(s)) else 0
+            step = h_next
+            if null_restarts > max_null:
+                status = CHATTER
+                break
+            engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
+            t = math.expm1(s) if log_time else s
+            if not settle_simple(t, z, pairs_out[:n_pairs], S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha,
+                                 loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij, ev_kd, ks, stats):
+                status = SETTLE
+                break
+            n_pairs = 0
+            stats[STAT_RESTARTS] += 1
+            f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+            stats[STAT_RHS] += 1
+        else:
+            z[:] = z_new
+            s = target if last else s + hs
+            step = h_next
+            engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
+            changed = False
+            if polar:
+                U = z[h:].reshape(h, d)
+                worst = 0.0
+                for j in range(h):
+                    worst = max(worst, abs(np.sqrt(np.dot(U[j], U[j])) - 1.0))
+                drift = max(drift, worst)
+                if worst > 1e-13:
+                    for j in range(h):
+                        U[j] /= np.sqrt(np.dot(U[j], U[j]))
+                    changed = True
+            if changed:
+                f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+                stats[STAT_RHS] += 1
+            else:
+                f[:] = f_new
+    fs[0], fs[1], fs[2], fs[3] = s, step, err_sum, drift
+    ks[0], ks[1], ks[2], ks[3] = k, int(rejected), null_restarts, calm
+    return status, n_pairs
