@@ -17,12 +17,14 @@ venv: $(BIN)/verify
 
 # The catalogue under a git-ignored path, then its verdicts against the committed reference.
 check: venv
+	@$(BIN)/python scripts/numba_cache_guard.py
 	@status=0; $(BIN)/verify check --profile ci --seed 0 --report $(REPORT) || status=$$?; \
 	$(BIN)/python -m verify.report.compare $(REPORT)/report.json reports/ci/report.json || status=$$((status ? status : 1)); \
 	exit $$status
 
 # Regenerate the committed reference report (reports/ci); commit the result.
 reference: venv
+	@$(BIN)/python scripts/numba_cache_guard.py
 	$(BIN)/verify check --profile ci --seed 0 --report reports/ci
 
 test: venv
@@ -31,6 +33,7 @@ test: venv
 # The peer (heyoka.py) is the optional `bench` extra, not part of `make venv`:
 # `$(BIN)/pip install -e '.[bench]'`; without it bench_peer.py measures the project's side only.
 bench: venv
+	@$(BIN)/python scripts/numba_cache_guard.py
 	$(BIN)/python benchmarks/bench_gf.py
 	$(BIN)/python benchmarks/bench_peer.py
 	$(BIN)/python benchmarks/bench_search_throughput.py

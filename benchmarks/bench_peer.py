@@ -50,7 +50,7 @@ Measurements (NAME):
   ratios of the crossings (doubling n or h about doubles them, so 2x is the floor of an engine whose
   cost per crossing does not grow with n h).
 - ``loop``: the whole ``verify.simulate`` call with the compiled step-to-next-event loop (``loop_jit``) against the
-  same run iterated in Python (``events.COMPILED_LOOP = False``, the oracle), per case: ``python_over_compiled``,
+  same run iterated in Python (``engine.COMPILED_LOOP = False``, the oracle), per case: ``python_over_compiled``,
   and whether both logged the same events.
 - ``targets``: one closing line with the issue's targets, the measured values and whether they are met.
 
@@ -450,7 +450,7 @@ class Bench:
 
     # the compiled step-to-next-event loop against the Python iteration (the same steps, issue 18 item 1)
     def loop(self) -> None:
-        from verify.dynamics import events
+        from verify.dynamics import engine
 
         cfg = self.cfg
         quick = "tiny" in cfg.cases
@@ -458,11 +458,11 @@ class Bench:
             ds, W, v, (n, d, h) = self.problem(case)
 
             def run(compiled: bool) -> Any:
-                events.COMPILED_LOOP = compiled
+                engine.COMPILED_LOOP = compiled
                 try:
                     return simulate(ds, W, v, cfg.horizon, rtol=cfg.tol)
                 finally:
-                    events.COMPILED_LOOP = True
+                    engine.COMPILED_LOOP = True
 
             run(True), run(False)  # warm-up
             times, last = interleaved({"compiled": lambda: run(True), "python": lambda: run(False)}, cfg.repeat["loop"])

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from verify.dynamics import crossings, engine_jit, rk_jit, scan, stepper, switching
-from verify.dynamics.events import SURFACE_TOL, solve_cartesian
+from verify.dynamics.events import solve_cartesian
+from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.field import NetworkField
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.model.losses import EXP, LOSSES

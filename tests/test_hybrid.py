@@ -213,10 +213,10 @@ def test_large_case_theorem_scale_eps_is_all_limit():
 
 
 def test_screened_event_search_matches_full_search(monkeypatch):
-    from verify.dynamics import events as ev
+    from verify.dynamics import engine as ev
 
     calls = {"n": 0}
-    screened = ev._Engine.find_events
+    screened = ev.Engine.find_events
 
     def both(self, z, F):
         a = screened(self, z, F)
@@ -228,7 +228,7 @@ def test_screened_event_search_matches_full_search(monkeypatch):
         calls["n"] += 1
         return a
 
-    monkeypatch.setattr(ev._Engine, "find_events", both)
+    monkeypatch.setattr(ev.Engine, "find_events", both)
     monkeypatch.setattr(ev, "COMPILED_LOOP", False)  # every step through the Python iteration
     ds = orthogonally_separable(10, 10, 5, 0.3, seed=0, norm_range=(0.5, 2.0))
     init = balanced_init(30, 5, log_eps=0.0, seed=0)

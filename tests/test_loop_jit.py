@@ -1,5 +1,5 @@
 """The compiled step-to-next-event loop (:mod:`verify.dynamics.loop_jit`) against its oracle, the Python iteration
-(:meth:`events._Engine.iterate`, ``events.COMPILED_LOOP = False``): same steps, same events, same states to rounding,
+(:meth:`engine.Engine.iterate`, ``engine.COMPILED_LOOP = False``): same steps, same events, same states to rounding,
 on every path the loop handles itself and every path it hands back (shared lines, sliding, hard candidates)."""
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ import pytest
 from verify import simulate
 from verify.data import Dataset
 from verify.data.generators import orthogonally_separable, pc2_cross_class_acute, symmetric_separable
-from verify.dynamics import events, loop_jit, switching
+from verify.dynamics import engine, loop_jit, switching
+from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.field import NetworkField
 from verify.model.init import balanced_init
 
 
 def _both(monkeypatch, run):
-    monkeypatch.setattr(events, "COMPILED_LOOP", False)
+    monkeypatch.setattr(engine, "COMPILED_LOOP", False)
     oracle = run()
-    monkeypatch.setattr(events, "COMPILED_LOOP", True)
+    monkeypatch.setattr(engine, "COMPILED_LOOP", True)
     return oracle, run()
 
 
@@ -113,7 +114,7 @@ def test_python_steps_agree(monkeypatch):
 def test_progress_checkpoints(monkeypatch):
     """The loop reports back every CHECKPOINT_STEPS steps (progress, signals); the run is unchanged by it."""
     ds, W, v = _ortho(seed=0, n=20, d=5, h=30)
-    monkeypatch.setattr(events, "CHECKPOINT_STEPS", 16)
+    monkeypatch.setattr(engine, "CHECKPOINT_STEPS", 16)
     seen: list[float] = []
     plain = simulate(ds, W, v, 40.0)
     tracked = simulate(ds, W, v, 40.0, progress=seen.append)
@@ -139,7 +140,7 @@ def test_settle_simple_declines_without_touching_the_state():
         ks, stats = np.zeros(5, np.int64), np.zeros(6, np.int64)
         before = (z.copy(), S.copy(), side.copy(), armed.copy())
         ok = loop_jit.settle_simple(0.0, z, np.array([[0, 0]]), S, side, armed, dead, X, xnorm, K, y, np.ones(h),
-                                    np.zeros(h), 0.0, 0, False, shared, 0, h, d, events.SURFACE_TOL,
+                                    np.zeros(h), 0.0, 0, False, shared, 0, h, d, SURFACE_TOL,
                                     ev_t, ev_ij, ev_kd, ks, stats)
         return ok, before, (z, S, side, armed), ks[4], ev_ij[0], ev_kd[0]
 
@@ -164,7 +165,7 @@ def test_log_time_runs_land_on_their_samples(monkeypatch, compiled):
     and on this EA-F6-imbalanced example (eps = e^-3000, stiff converged directions) samples read from it were off
     by up to 4e-6 at rtol 1e-10 (4.6e-5 at rtol 1e-12) while the run itself was accurate. Every sample now equals
     the end of a run stopped there."""
-    monkeypatch.setattr(events, "COMPILED_LOOP", compiled)
+    monkeypatch.setattr(engine, "COMPILED_LOOP", compiled)
     ds = orthogonally_separable(23, 1, 2, 0.9, seed=3600, norm_range=(1.0, 1.0))
     W0 = np.array([[-0.759622504389088, 0.6503642447318655], [-0.3548302351518664, 0.9349307483563],
                    [0.8292387928776755, -0.5588944662338103], [0.5461357502674158, -0.8376966887124759]])

@@ -55,6 +55,21 @@ def test_summed_total():
     assert loss.log_total(np.array([1.0, 1.0]), np.array([1000.0, 1000.0])) == pytest.approx(-1000 + np.log(2))
 
 
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_log_totals_is_log_total_per_row(name):
+    """The outputs at many sample times in one call (the engines' log-loss diagnostics) agree with one row at a time,
+    also where the losses underflow float64 (log L finite, about -700 .. -1e4)."""
+    loss = get_loss(name)
+    rng = np.random.default_rng(1)
+    y = rng.choice([-1.0, 1.0], size=9)
+    rows = y[None, :] * np.array([[0.0], [1e-9], [1.0], [30.0], [800.0], [1e4]]) + rng.normal(scale=1e-3, size=(6, 9))
+    with np.errstate(divide="ignore"):
+        got = loss.log_totals(y, rows)
+        one = np.array([loss.log_total(y, f) for f in rows])
+    assert got.shape == (6,)
+    np.testing.assert_allclose(got, one, rtol=1e-14, atol=0.0)
+
+
 def test_logistic_weights_at_zero():
     assert get_loss("logistic").g(1.0, 0.0) == 0.5
     assert get_loss("logistic2").g(1.0, 0.0) == 1.0

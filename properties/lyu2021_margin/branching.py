@@ -59,7 +59,7 @@ from properties.lyu2021_margin import quantities as Q
 from properties.lyu2021_margin._shared import ALPHA, LOSS, engine_time, paper_claim
 from properties.lyu2021_margin.network import phi
 
-KINK_TOL = 1e-12  # |<w_k, x_i>| <= KINK_TOL ||w_k|| ||x_i||: on the kink (verify.dynamics.events.SURFACE_TOL)
+KINK_TOL = 1e-12  # |<w_k, x_i>| <= KINK_TOL ||w_k|| ||x_i||: on the kink (verify.dynamics.settle.SURFACE_TOL)
 STEP = 1e-3  # fixed step h = STEP / (n lambda0), engine time
 TAIL = 40.0  # paper time after the escape time ln(1/r)/lambda0
 SAFETY = 4.0

@@ -43,23 +43,26 @@ def _poly_weight(m: float) -> float:
 
 
 @numba.njit(cache=True)
+def _weight(m: float, loss: int) -> float:
+    """w(m), m = y f, for the loss with code ``loss`` (``Loss.jit_code``: 0 exp, 1 logistic, 2 logistic2,
+    3 square, 4 poly)."""
+    if loss == 0:
+        return np.exp(-m)
+    if loss == 1:
+        return _expit_neg(m)
+    if loss == 2:
+        return 2.0 * _expit_neg(m)
+    if loss == 4:
+        return _poly_weight(m)
+    return 1.0 - m
+
+
+@numba.njit(cache=True)
 def loss_weights(y: np.ndarray, f: np.ndarray, loss: int) -> np.ndarray:
-    """g_i = y_i w(y_i f_i) for the loss with code ``loss`` (``Loss.jit_code``: 0 exp, 1 logistic,
-    2 logistic2, 3 square, 4 poly)."""
+    """g_i = y_i w(y_i f_i) (:func:`_weight`)."""
     g = np.empty(y.size)
     for i in range(y.size):
-        m = y[i] * f[i]
-        if loss == 0:
-            w = np.exp(-m)
-        elif loss == 1:
-            w = _expit_neg(m)
-        elif loss == 2:
-            w = 2.0 * _expit_neg(m)
-        elif loss == 4:
-            w = _poly_weight(m)
-        else:
-            w = 1.0 - m
-        g[i] = y[i] * w
+        g[i] = y[i] * _weight(y[i] * f[i], loss)
     return g
 
 
@@ -91,49 +94,49 @@ def output_factors(z: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d:
 
 @numba.njit(cache=True)
 def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, loss: int) -> np.ndarray:
-    """g = loss_weights(y, f), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes S * P (in place)."""
+    """g_i = y_i w(y_i f_i) (:func:`loss_weights`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes
+    S * P (in place)."""
     n, h = PS.shape
-    f = np.empty(n)
+    g = np.empty(n)
     for i in range(n):
         row = PS[i]
         fi = 0.0
         for j in range(h):
             row[j] *= S[i, j]
             fi += row[j] * a[j]
-        f[i] = fi
-    return loss_weights(y, f, loss)
+        g[i] = y[i] * _weight(y[i] * fi, loss)
+    return g
 
 
 @numba.njit(cache=True)
 def _weights_and_gradients(V: np.ndarray, a: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, loss: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For neuron vectors V (h, d) (w_j, or u_j) with output factors a: PS = S * (X V^T), g (:func:`data_weights`),
-    G_j = sum_i S_ij g_i x_i (loops as in :func:`preact`)."""
+    and G^T (d, h), G_j = sum_i S_ij g_i x_i (loops as in :func:`preact`; few temporaries: on small problems
+    the allocations cost as much as the arithmetic)."""
     n, d = X.shape
     h = V.shape[0]
     PS = preact(X, V)
     g = data_weights(PS, S, a, y, loss)
     GT = np.zeros((d, h))
-    c = np.empty(h)
     for i in range(n):
-        for j in range(h):
-            c[j] = S[i, j] * g[i]
+        gi = g[i]
         for q in range(d):
             xq = X[i, q]
             col = GT[q]
             for j in range(h):
-                col[j] += c[j] * xq
-    return PS, g, np.ascontiguousarray(GT.T)
+                col[j] += (S[i, j] * gi) * xq
+    return PS, g, GT
 
 
 @numba.njit(cache=True)
 def cartesian_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, h: int, d: int, loss: int, train_v: bool) -> np.ndarray:
     """[W', v'] with w_j' = v_j sum_i S_ij g_i x_i, v_j' = sum_i S_ij <x_i, w_j> g_i."""
     v = z[h * d :]
-    PS, g, G = _weights_and_gradients(z[: h * d].reshape(h, d), v, S, X, y, loss)
+    PS, g, GT = _weights_and_gradients(z[: h * d].reshape(h, d), v, S, X, y, loss)
     out = np.zeros(h * d + h)
     for j in range(h):
         for k in range(d):
-            out[j * d + k] = v[j] * G[j, k]
+            out[j * d + k] = v[j] * GT[k, j]
     if train_v:
         vdot = out[h * d :]
         for i in range(X.shape[0]):
@@ -147,15 +150,15 @@ def cartesian_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, h:
 def polar_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, s: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int) -> np.ndarray:
     """[r', U'] with G_j = sum_i S_ij g_i x_i, r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j)."""
     U = z[h:].reshape(h, d)
-    _PS, _g, G = _weights_and_gradients(U, output_factors(z, s, r_ref, h, d, True), S, X, y, loss)
+    _PS, _g, GT = _weights_and_gradients(U, output_factors(z, s, r_ref, h, d, True), S, X, y, loss)
     out = np.empty(h + h * d)
     for j in range(h):
         radial = 0.0
         for k in range(d):
-            radial += U[j, k] * G[j, k]
+            radial += U[j, k] * GT[k, j]
         out[j] = s[j] * radial
         for k in range(d):
-            out[h + j * d + k] = s[j] * (G[j, k] - radial * U[j, k])
+            out[h + j * d + k] = s[j] * (GT[k, j] - radial * U[j, k])
     return out
 
 

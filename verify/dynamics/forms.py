@@ -19,6 +19,8 @@ from verify.dynamics import engine_jit, field_jit
 from verify.dynamics.field import NetworkField
 from verify.model.losses import LOSSES
 
+UNIT_NORM_TOL = 1e-13  # polar directions are renormalised when some | ||u_j|| - 1 | exceeds this
+
 
 def _compiled_loss(field: NetworkField) -> int | None:
     """Code of a built-in loss for :mod:`field_jit` (None: a custom Loss, numpy path)."""
@@ -233,7 +235,7 @@ class PolarForm(_Compiled):
         _remove_span(U, j, self.field.X[rows])
         U[j] /= np.linalg.norm(U[j])
 
-    def normalise(self, z: np.ndarray, tol: float = 1e-13) -> bool:
+    def normalise(self, z: np.ndarray, tol: float = UNIT_NORM_TOL) -> bool:
         """In place u_j <- u_j / ||u_j|| when some | ||u_j|| - 1 | > tol; True if z changed."""
         U = self.directions(z)
         norms = row_norms(U)

@@ -77,8 +77,8 @@ from typing import Callable
 
 import numpy as np
 
-from verify.dynamics import events as _events
-from verify.dynamics import switching
+from verify.dynamics import events as _events, settle as _settle, switching
+from verify.dynamics.engine import Engine
 from verify.dynamics.field import NetworkField
 from verify.dynamics.times import sample_times
 from verify.dynamics.limit import PLANE_RTOL, _NeuronRun, limit_weights
@@ -173,11 +173,11 @@ def _segment_at(run: _NeuronRun, t: float):
     return run.segments[-1]
 
 
-def _handover(field: NetworkField, runs: list[_NeuronRun], U: np.ndarray, T_s: float) -> Callable[[_events._Engine], None]:
+def _handover(field: NetworkField, runs: list[_NeuronRun], U: np.ndarray, T_s: float) -> Callable[[Engine], None]:
     """The engine's mode at T_s, taken from the limit engine (module docstring)."""
     X, alpha = field.X, field.alpha
 
-    def setup(eng: _events._Engine) -> None:
+    def setup(eng: Engine) -> None:
         m = eng.mode
         n, h = m.S.shape
         P = X @ U.T  # (n, h)
@@ -198,10 +198,8 @@ def _handover(field: NetworkField, runs: list[_NeuronRun], U: np.ndarray, T_s: f
             for e in run.events:
                 if e.kind == "sliding" and e.t <= T_s:
                     eng.slide_entries[e.i, j] += 1
-        extra = eng.slide_entries - _events.STICKY_AFTER
-        grow = extra > 0
-        eng.slide_tol[grow] = np.minimum(_events.SLIDE_TOL_MAX, _events.SLIDE_TOL * 4.0 ** np.minimum(extra[grow], 20))
-        eng.stats["sticky_pairs"] = int(np.sum(eng.slide_tol > _events.SLIDE_TOL))
+        eng.slide_tol[:] = _settle.slide_tolerance(eng.slide_entries)
+        eng.stats["sticky_pairs"] = int(np.sum(eng.slide_tol > _settle.SLIDE_TOL))
         if m.sliding and eng.coupled:  # rows on one line slide together: keep their representatives
             m.sliding = {j: np.unique(eng.rep[rows]) for j, rows in m.sliding.items()}
             m.S[:] = eng.effective_S(eng.z)

@@ -1,6 +1,6 @@
 """Compiled (numba) step-to-next-event loop of the float64 event engine.
 
-:func:`run` makes the iterations of :meth:`events._Engine.iterate` -- a trial step (5(4) or DOP853, with
+:func:`run` makes the iterations of :meth:`engine.Engine.iterate` -- a trial step (5(4) or DOP853, with
 its dense output), the error test and the step-size controller, the crossing scan, the samples on the
 dense output, the move to an event point, re-arming, the settling of the crossing pairs and the slope
 refresh -- inside one compiled call, for as long as the run stays on the common path:
@@ -10,7 +10,7 @@ refresh -- inside one compiled call, for as long as the run stays on the common 
 - at an event point every pair near its surface is the only one of its neuron and of its line through 0,
   and crosses or grazes (:func:`switching.resolve_pair` says ACTIVE or INACTIVE, not SLIDING).
 
-It stops and hands back to Python (the reference, :meth:`events._Engine.iterate`) with a status:
+It stops and hands back to Python (the reference, :meth:`engine.Engine.iterate`) with a status:
 ``DONE`` (s reached s_end), ``PY_STEP`` (nothing done in this iteration: Python takes the step: a hard
 candidate, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
 re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
@@ -31,6 +31,7 @@ import numpy as np
 
 from verify.dynamics import engine_jit, rk_jit, scan, switching
 from verify.dynamics.field_jit import data_weights, output_factors, preact
+from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, next_size
 
 DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
@@ -67,7 +68,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
                   dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray, y: np.ndarray, sgn: np.ndarray,
                   r_ref: np.ndarray, alpha: float, loss: int, polar: bool, shared_line: np.ndarray, lo: int, h: int,
                   d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks, stats) -> bool:
-    """:meth:`events._Engine.settle` when every near-surface pair is alone on its neuron and line and does not
+    """:meth:`settle.Settling.settle` when every near-surface pair is alone on its neuron and line and does not
     slide: project each onto its surface, set its side and slope (:func:`switching.resolve_pair`), log, then
     freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple."""
     n = X.shape[0]
@@ -245,7 +246,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 for j in range(h):
                     worst = max(worst, abs(np.sqrt(np.dot(U[j], U[j])) - 1.0))
                 drift = max(drift, worst)
-                if worst > 1e-13:
+                if worst > UNIT_NORM_TOL:
                     for j in range(h):
                         U[j] /= np.sqrt(np.dot(U[j], U[j]))
                     changed = True

@@ -49,6 +49,15 @@ def _accumulate(out: np.ndarray, scale: float, coefs: np.ndarray, K: np.ndarray,
 
 
 @numba.njit(cache=True)
+def _stage_state(out: np.ndarray, z: np.ndarray, step: float, coefs: np.ndarray, K: np.ndarray, count: int) -> None:
+    """In place: out = (sum_q coefs[q] K[q]) step + z, q < count in order (DOP853's stage arithmetic)."""
+    out[:] = 0.0
+    _accumulate(out, 1.0, coefs, K, count)
+    for p in range(z.size):
+        out[p] = out[p] * step + z[p]
+
+
+@numba.njit(cache=True)
 def _scaled_norm2(K: np.ndarray, E: np.ndarray, count: int, step: float, scale: np.ndarray) -> float:
     """||(sum_q (step E[q]) K[q]) / scale||^2 (q in order)."""
     total = 0.0
@@ -106,15 +115,10 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.nd
     K[0] = f
     zi = np.empty(N)
     for i in range(1, n_st):
-        zi[:] = 0.0
-        _accumulate(zi, 1.0, A[i], K, i)
-        for p in range(N):
-            zi[p] = zi[p] * step + z[p]
+        _stage_state(zi, z, step, A[i], K, i)
         K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
-    z_new = np.zeros(N)
-    _accumulate(z_new, 1.0, B, K, n_st)
-    for p in range(N):
-        z_new[p] = z_new[p] * step + z[p]
+    z_new = np.empty(N)
+    _stage_state(z_new, z, step, B, K, n_st)
     f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     K[n_st] = f_new
     scale = _error_scale(z, z_new, rtol, atol)
@@ -132,10 +136,7 @@ def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_ne
     zi = np.empty(N)
     for m in range(A_extra.shape[0]):
         k = first + m
-        zi[:] = 0.0
-        _accumulate(zi, 1.0, A_extra[m], K, k)
-        for p in range(N):
-            zi[p] = zi[p] * step + z[p]
+        _stage_state(zi, z, step, A_extra[m], K, k)
         K[k] = scaled_rhs(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
     F = np.zeros((7, N))
     for p in range(N):

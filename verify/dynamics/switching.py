@@ -20,9 +20,16 @@ d1 := min(d1, -2 tol), so it crosses or slides but never bounces back (a bounce 
 Several sliding pairs of one neuron share one linear system for their slopes c (keeping all
 their d = 0; least squares if the surfaces are dependent); a slope outside [alpha, 1] sends
 that pair to the side it points at (an arrived pair keeps sliding at its arrival bound).
+
+The law is written once, over numpy arrays, for every number type: float64 arrays, or object arrays of
+mpfr (the mp backend). What depends on the type comes in a :class:`Numbers` (the 1 of the type, the
+relative tolerance, the push floor, the linear solve); :data:`FLOAT64` is the default.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numba
 import numpy as np
@@ -32,15 +39,35 @@ D_TOL = 1e-12
 TINY = float(np.finfo(float).tiny)
 
 
-def normal_rates(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, i: np.ndarray, j: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(d0, d1, tol) for pairs (i[k], j[k]); tol = D_TOL * gamma_j sum_k |S_kj g_k K_ki|."""
+@dataclass(frozen=True)
+class Numbers:
+    """The number-type-specific parts of the law: ``one`` (1 in the type), ``tol_rel`` (tol = tol_rel gamma_j
+    sum |terms|), ``tiny`` (push = 2 tol + tiny for arrived pairs, > 0 even where tol = 0) and ``solve(M, b)``
+    (x with M x = b, least squares or exact; the sliding systems)."""
+
+    one: Any
+    tol_rel: Any
+    tiny: Any
+    solve: Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _lstsq(M: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.linalg.lstsq(M, b, rcond=None)[0]
+
+
+FLOAT64 = Numbers(1.0, D_TOL, TINY, _lstsq)
+
+
+def normal_rates(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, i: np.ndarray, j: np.ndarray, alpha: Any,
+                 nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(d0, d1, tol) for pairs (i[k], j[k]); tol = tol_rel gamma_j (sum_k |S_kj g_k K_ki| + |g_i K_ii|)."""
     terms = S[:, j] * g[:, None] * K[:, i]  # (n, m): S_kj g_k <x_k, x_i>
     base = terms.sum(axis=0) - terms[i, np.arange(i.size)]
     own = g[i] * K[i, i]
     gam = gain[j]
     d0 = gam * (base + alpha * own)
     d1 = gam * (base + own)
-    tol = D_TOL * np.abs(gam) * (np.abs(terms).sum(axis=0) + np.abs(own))
+    tol = nums.tol_rel * np.abs(gam) * (np.abs(terms).sum(axis=0) + np.abs(own))
     return d0, d1, tol
 
 
@@ -58,14 +85,31 @@ def repelling(d0: np.ndarray, d1: np.ndarray, tol: np.ndarray) -> np.ndarray:
     return (d0 < -tol) & (d1 > tol)
 
 
-def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np.ndarray) -> np.ndarray:
+def event_kind(prev: int, new: int, trig: bool, rep: bool) -> tuple[str | None, int]:
+    """(kind or None, direction) of a settled pair that was on side ``prev`` (+1 active, -1 inactive, 0 sliding)
+    and is now in state ``new``; ``trig``: it was a detected crossing, ``rep``: both sides repel (every backend
+    logs events by this rule)."""
+    if new == SLIDING:
+        return (None if prev == 0 else "sliding"), 0
+    if prev == 0:
+        return "sliding_exit", (1 if new == ACTIVE else -1)
+    if prev == -1 and new == ACTIVE:
+        return "activate", 1
+    if prev == 1 and new == INACTIVE:
+        return "deactivate", -1
+    if rep or trig:
+        return "grazing", 0
+    return None, 0
+
+
+def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np.ndarray, nums: Numbers = FLOAT64) -> np.ndarray:
     """Slopes c (len(rows),) keeping <x_i, w_j'> = 0 for all i in rows:
     sum_{k in rows} c_k g_k K_ki = -sum_{k not in rows} S_kj g_k K_ki."""
     col = S[:, j].copy()
     col[rows] = 0.0
     rhs = -(col * g) @ K[:, rows]
     M = K[np.ix_(rows, rows)] * g[rows][None, :]
-    return np.linalg.lstsq(M, rhs, rcond=None)[0]
+    return nums.solve(M, rhs)
 
 
 def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,7 +135,9 @@ def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dic
     return np.concatenate(I), np.concatenate(J), np.concatenate(C)
 
 
-def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray, alpha: float, arrival: np.ndarray | None = None, max_iter: int = 50) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray, alpha: Any,
+                   arrival: np.ndarray | None = None, max_iter: int = 50,
+                   nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Jointly settle all on-surface pairs ``rows`` of neuron j.
 
     ``arrival`` (per row): -1 for a pair that reached its surface from the inactive side, +1
@@ -100,7 +146,8 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
     back (a bounce would creep back by tau and loop). Returns (state per row: ACTIVE / INACTIVE /
     SLIDING, slope per row). Iterates: classify each pair with the others at their current
     slopes, solve the sliding system, send slopes outside [alpha, 1] to their side (a pair keeps
-    sliding at the bound it arrived from), until no pair changes.
+    sliding at the bound it arrived from), until no pair changes (one row: one pass, its own slope is not in
+    d0, d1). The repelling flags are those of the last pass.
     """
     arrival = np.zeros(rows.size, dtype=int) if arrival is None else np.asarray(arrival)
     col = S[:, j].copy()
@@ -108,20 +155,20 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
     Sj = S.copy()
     for _ in range(max_iter):
         Sj[:, j] = col
-        raw0, raw1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha)
-        push = 2.0 * tol + TINY
+        raw0, raw1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha, nums)
+        push = 2.0 * tol + nums.tiny
         d0, d1 = raw0, raw1
         d0 = np.where(arrival == -1, np.maximum(d0, push), d0)
         d1 = np.where(arrival == 1, np.minimum(d1, -push), d1)
         new = classify(d0, d1, tol)
         slide = rows[new == SLIDING]
-        col[rows[new == ACTIVE]] = 1.0
+        col[rows[new == ACTIVE]] = nums.one
         col[rows[new == INACTIVE]] = alpha
         if slide.size:
-            c = sliding_slopes(Sj, g, K, j, slide) if alpha < 1.0 else np.ones(slide.size)
+            c = sliding_slopes(Sj, g, K, j, slide, nums) if alpha < 1.0 else np.full(slide.size, nums.one)
             arr = arrival[np.isin(rows, slide)]
             hi, lo = (c > 1.0) & (arr != 1), (c < alpha) & (arr != -1)
-            col[slide] = np.clip(c, alpha, 1.0)
+            col[slide] = np.clip(c, alpha, nums.one)
             new[np.isin(rows, slide[hi])] = ACTIVE
             new[np.isin(rows, slide[lo])] = INACTIVE
         if np.array_equal(new, state) or rows.size == 1:  # one row: its own slope is not in d0, d1
@@ -196,7 +243,7 @@ def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _line_system(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np.ndarray], signs: list[np.ndarray],
-                 alpha: float, free: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 alpha: Any, free: np.ndarray, nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For the lines ``members`` (rows, signs), with the slopes s of the lines flagged ``free`` unknown and every other
     row at ``col``: (A, b, size) with d_q = gamma_j (b_q + sum_{q' free} A[q, q'] s_q') the normal rate of line q, and
     size_q = sum |terms| (the tolerance scale)."""
@@ -204,9 +251,9 @@ def _line_system(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np
     fixed = col.copy()
     for rows, sg, f in zip(members, signs, free):
         if f:
-            fixed[rows] = np.where(sg < 0, 1.0 + alpha, 0.0)
+            fixed[rows] = np.where(sg < 0, nums.one + alpha, 0 * nums.one)
     terms = fixed[:, None] * g[:, None] * K[:, reps]
-    A = np.zeros((reps.size, reps.size))
+    A = np.zeros((reps.size, reps.size), dtype=fixed.dtype)
     for q, (rows, sg, f) in enumerate(zip(members, signs, free)):
         if f:
             A[:, q] = (sg * g[rows]) @ K[np.ix_(rows, reps)]
@@ -214,48 +261,48 @@ def _line_system(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np
 
 
 def line_slopes(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np.ndarray], signs: list[np.ndarray],
-                alpha: float) -> np.ndarray:
+                alpha: Any, nums: Numbers = FLOAT64) -> np.ndarray:
     """Slopes s of the sliding lines ``members`` (their representatives' slopes) keeping every one on its surface:
     A s = -b over those lines (least squares if dependent); others at ``col``."""
-    A, b, _ = _line_system(col, g, K, members, signs, alpha, np.ones(len(members), dtype=bool))
-    return np.linalg.lstsq(A, -b, rcond=None)[0]
+    A, b, _ = _line_system(col, g, K, members, signs, alpha, np.ones(len(members), dtype=bool), nums)
+    return nums.solve(A, -b)
 
 
-def member_slopes(s: float, signs: np.ndarray, alpha: float) -> np.ndarray:
+def member_slopes(s: Any, signs: np.ndarray, alpha: Any) -> np.ndarray:
     """The slopes of a line's rows given its representative's slope s: s (parallel) or 1 + alpha - s (mirrors)."""
-    return np.where(signs > 0, s, 1.0 + alpha - s)
+    return np.where(signs > 0, s, 1 + alpha - s)
 
 
 def resolve_lines(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, members: list[np.ndarray],
-                  signs: list[np.ndarray], alpha: float, arrival: np.ndarray,
-                  max_iter: int = 50) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  signs: list[np.ndarray], alpha: Any, arrival: np.ndarray, max_iter: int = 50,
+                  nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`resolve_neuron` over lines: (state per line (of its representative), slope per line, repelling)."""
     col = S[:, j].copy()
     p = len(members)
     state = np.full(p, -1)
-    raw0, raw1, tol = np.zeros(p), np.zeros(p), np.zeros(p)
+    raw0, raw1, tol = (np.zeros(p, dtype=col.dtype) for _ in range(3))
     for _ in range(max_iter):
         new = np.empty(p, dtype=int)
         for q in range(p):
             one = np.zeros(p, dtype=bool)
             one[q] = True
-            A, b, size = _line_system(col, g, K, members, signs, alpha, one)
+            A, b, size = _line_system(col, g, K, members, signs, alpha, one, nums)
             gam = gain[j]
             raw0[q], raw1[q] = gam * (b[q] + alpha * A[q, q]), gam * (b[q] + A[q, q])
-            tol[q] = D_TOL * abs(gam) * size[q]
-            push = 2.0 * tol[q] + TINY
+            tol[q] = nums.tol_rel * abs(gam) * size[q]
+            push = 2.0 * tol[q] + nums.tiny
             d0 = max(raw0[q], push) if arrival[q] == -1 else raw0[q]
             d1 = min(raw1[q], -push) if arrival[q] == 1 else raw1[q]
             new[q] = classify(np.array([d0]), np.array([d1]), np.array([tol[q]]))[0]
-        slopes = np.where(new == ACTIVE, 1.0, alpha)
+        slopes = np.where(new == ACTIVE, nums.one, alpha)
         slide = np.flatnonzero(new == SLIDING)
         if slide.size:
-            c = line_slopes(col, g, K, [members[q] for q in slide], [signs[q] for q in slide], alpha) if alpha < 1.0 \
-                else np.ones(slide.size)
+            c = line_slopes(col, g, K, [members[q] for q in slide], [signs[q] for q in slide], alpha, nums) \
+                if alpha < 1.0 else np.full(slide.size, nums.one)
             arr = arrival[slide]
             new[slide[(c > 1.0) & (arr != 1)]] = ACTIVE
             new[slide[(c < alpha) & (arr != -1)]] = INACTIVE
-            slopes[slide] = np.clip(c, alpha, 1.0)
+            slopes[slide] = np.clip(c, alpha, nums.one)
         for q in range(p):
             col[members[q]] = member_slopes(slopes[q], signs[q], alpha)
         if np.array_equal(new, state):

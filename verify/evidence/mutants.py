@@ -81,13 +81,13 @@ def _dict_entry(mapping: dict, key: Any, value: Any = None, remove: bool = False
 
 
 def _events_skip_crossing() -> contextlib.AbstractContextManager:
-    """Every 10th crossing settled by ``_Engine._settle_pair`` or ``_Engine._settle_lines`` (rows on one line
+    """Every 10th crossing settled by ``Engine._settle_pair`` or ``Engine._settle_lines`` (rows on one line
     through 0) is logged and disarmed but its mode (S, side) is not applied: the pairs keep the old slope while
     their preactivation changes sign. The compiled loop (which settles single pairs itself) is switched off, so that
     every crossing goes through these two methods."""
-    from verify.dynamics import events
+    from verify.dynamics import engine
 
-    pair, lines = events._Engine._settle_pair, events._Engine._settle_lines
+    pair, lines = engine.Engine._settle_pair, engine.Engine._settle_lines
     count = [0]
 
     def skipped() -> bool:
@@ -114,8 +114,8 @@ def _events_skip_crossing() -> contextlib.AbstractContextManager:
             return
         lines(self, t, reps, j, g, gain, trig)
 
-    return _patched((events._Engine, "_settle_pair", settle_pair), (events._Engine, "_settle_lines", settle_lines),
-                    (events, "COMPILED_LOOP", False))
+    return _patched((engine.Engine, "_settle_pair", settle_pair), (engine.Engine, "_settle_lines", settle_lines),
+                    (engine, "COMPILED_LOOP", False))
 
 
 def _logistic2_weight_halved() -> contextlib.AbstractContextManager:
@@ -244,7 +244,7 @@ def _sgd_with_replacement() -> contextlib.AbstractContextManager:
 
 MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     Mutant("events-skip-crossing", "every 10th crossing not applied (logged, mode unchanged)",
-           "verify/dynamics/events.py _Engine._settle_pair, _Engine._settle_lines", _events_skip_crossing),
+           "verify/dynamics/settle.py Settling._settle_pair, Settling._settle_lines", _events_skip_crossing),
     Mutant("logistic2-weight-halved", "factor 2 dropped in the compiled logistic2 weight",
            "verify/dynamics/field_jit.py LOSS_CODES", _logistic2_weight_halved),
     Mutant("polar-outputs-exp-r", "exp(r) for exp(2r) in the polar outputs",

@@ -149,11 +149,16 @@ class Loss:
         """L = sum_i l(y_i, yhat_i) (summed, not averaged: DESIGN.md clarifications)."""
         return float(np.sum(self.value(y, yhat)))
 
-    def log_total(self, y: np.ndarray, yhat: np.ndarray) -> float:
-        """log L computed by log-sum-exp of the per-sample log-losses."""
+    def log_totals(self, y: np.ndarray, yhat_rows: np.ndarray) -> np.ndarray:
+        """log L of each row of ``yhat_rows`` (k, n) (outputs at k sample times): log-sum-exp of the per-sample
+        log-losses, in one call for all rows."""
         from scipy.special import logsumexp
 
-        return float(logsumexp(self.log_value(y, yhat)))
+        return np.asarray(logsumexp(self.log_value(y, np.atleast_2d(yhat_rows)), axis=-1), dtype=float)
+
+    def log_total(self, y: np.ndarray, yhat: np.ndarray) -> float:
+        """log L (:meth:`log_totals` of one row)."""
+        return float(self.log_totals(y, np.asarray(yhat)[None, :])[0])
 
 
 def summed_time(t_mean: float, n: int) -> float:

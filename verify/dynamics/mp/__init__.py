@@ -6,7 +6,9 @@ neurons and data, in mpfr or float64), ``field`` (data, mode, loss; per-componen
 ``taylor`` (the scalar recurrences and polynomial helpers), ``integrator`` (order and step
 control, mixed precision, error estimate), ``screen`` (float64 exclusion of pairs that
 cannot cross), ``events`` (polynomial root location and switching rules), ``engine`` (the
-integration loop), ``solve`` (inputs, outputs, the rerun estimate), ``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num``
+integration loop) with its parts ``planning`` (series, step length, screen, mpfr orders), ``locate``
+(exact event search of a step), ``settling`` (projection and switching at an event) and ``step``
+(the series of one step and its pair polynomials), ``solve`` (inputs, outputs, the rerun estimate), ``io`` (JSON with decimal strings), ``inputs`` (number conversion), ``num``
 (gmpy2 mpfr kernel, object-array helpers and exact mpf <-> mpfr conversion).
 """
 

@@ -18,24 +18,23 @@ A pair put on its surface at the previous event has phi(0) = 0 by projection; it
 x = 0 is deflated (phi(x)/x) so the same crossing is never found twice, and a later return
 to the surface is a new event.
 
-Switching (same rules as the float64 backend, :mod:`verify.dynamics.switching`): on the
-surface the normal rate is affine in the slope c of the pair, d(c) = gamma_j (sum_{k != i}
-S_kj g_k K_ki + c g_i K_ii) with gamma_j = v_j (Cartesian) or s_j (polar); with d0 = d(alpha),
-d1 = d(1): d0 > 0, d1 >= 0 -> active; d0 > 0 > d1 -> sliding (Filippov); d0 <= 0 -> inactive
-(d0 < 0 < d1, non-unique, takes the sigma'(0) = 0 side and is logged "grazing"). |d| below
-tol = 10^-dps |gamma_j| sum |terms| reads as 0. Pairs of one neuron are settled jointly.
+Switching: the law of :mod:`verify.dynamics.switching`, run on object arrays of mpfr with the
+numbers of :func:`numbers` (|d| below tol = 10^-dps |gamma_j| sum |terms| reads as 0; the
+sliding systems solved by :func:`num.solve`); :func:`project_out` puts w_j on the surfaces.
 
-Root location works on gmpy2 mpfr (the solver) and on mpmath mpf alike; the switching
-helpers use mpfr (:mod:`num`).
+Root location works on gmpy2 mpfr (the solver) and on mpmath mpf alike.
 """
 
 from __future__ import annotations
 
 import gmpy2
 import mpmath
+import numpy as np
 
 from verify.dynamics.mp import num
 from verify.dynamics.mp.taylor import deriv_tail, horner, horner_d, shift, tail_sum
+from verify.dynamics.switching import Numbers
+from verify.errors import NumericalError
 
 
 def _is_fr(x) -> bool:
@@ -48,7 +47,8 @@ def _prec(x) -> int:
 
 def _ldexp(x, n: int, like):
     return num.ldexp(x, n) if _is_fr(like) else mpmath.ldexp(x, n)
-ACTIVE, INACTIVE, SLIDING = 1, 0, 2
+
+
 MAX_DEPTH = 200  # bisection depth of the root search: intervals down to 2^-min(prec/2, 200) of a step
 MAX_INTERVALS = 4096  # search budget per polynomial (only a phi that is 0 to working precision exhausts it)
 
@@ -161,69 +161,20 @@ def first_root(c: list, on_surface: bool = False, touch_tol=None) -> tuple:
 
 
 # switching ------------------------------------------------------------------------------------
-def normal_rates(col: list, g: list, K: list, gam, rows: list, alpha, tol_rel) -> tuple:
-    """(d0, d1, tol) lists for the rows i of one neuron whose slope column is ``col``."""
-    n = len(g)
-    d0s, d1s, tols = [], [], []
-    for i in rows:
-        terms = [col[k] * g[k] * K[k][i] for k in range(n)]
-        base = sum(terms) - terms[i]
-        own = g[i] * K[i][i]
-        d0s.append(gam * (base + alpha * own))
-        d1s.append(gam * (base + own))
-        tols.append(tol_rel * abs(gam) * (sum(abs(t) for t in terms) + abs(own)))
-    return d0s, d1s, tols
+def _solve(M: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x with M x = b in mpfr (:func:`num.solve`; NumericalError where M is singular to working precision)."""
+    out = np.empty(len(b), dtype=object)
+    try:
+        out[:] = num.solve(M.tolist(), b.tolist())
+    except ZeroDivisionError:
+        raise NumericalError("mp backend: sliding pairs of one neuron on linearly dependent hyperplanes") from None
+    return out
 
 
-def classify(d0, d1, tol) -> int:
-    if d0 > tol:
-        return ACTIVE if d1 >= -tol else SLIDING
-    return INACTIVE
-
-
-def repelling(d0, d1, tol) -> bool:
-    return d0 < -tol and d1 > tol
-
-
-def sliding_slopes(col: list, g: list, K: list, rows: list) -> list:
-    """Slopes c keeping <x_i, w_j'> = 0 for i in rows: sum_{k in rows} c_k g_k K_ki = -sum_{k not in rows} col_k g_k K_ki."""
-    n = len(g)
-    rs = set(rows)
-    rhs = [-sum(col[k] * g[k] * K[k][i] for k in range(n) if k not in rs) for i in rows]
-    M = [[K[i][k] * g[k] for k in rows] for i in rows]
-    return num.solve(M, rhs)
-
-
-def resolve_neuron(col: list, g: list, K: list, gam, rows: list, alpha, tol_rel, max_iter: int = 50) -> tuple:
-    """Jointly settle the on-surface ``rows`` of one neuron (port of switching.resolve_neuron).
-
-    Returns (states, slopes, repelling flags) per row."""
-    col = list(col)
-    state = None
-    one = num.mpfr(1)
-    for _ in range(max_iter):
-        d0, d1, tol = normal_rates(col, g, K, gam, rows, alpha, tol_rel)
-        new = [classify(a, b, t) for a, b, t in zip(d0, d1, tol)]
-        for r, st in zip(rows, new):
-            if st == ACTIVE:
-                col[r] = one
-            elif st == INACTIVE:
-                col[r] = alpha
-        slide = [r for r, st in zip(rows, new) if st == SLIDING]
-        if slide:
-            cs = sliding_slopes(col, g, K, slide) if alpha < 1 else [one] * len(slide)
-            for r, cval in zip(slide, cs):
-                col[r] = min(max(cval, alpha), one)
-                if cval > 1:
-                    new[rows.index(r)] = ACTIVE
-                elif cval < alpha:
-                    new[rows.index(r)] = INACTIVE
-        if new == state:
-            break
-        state = new
-    d0, d1, tol = normal_rates(col, g, K, gam, rows, alpha, tol_rel)
-    rep = [repelling(a, b, t) for a, b, t in zip(d0, d1, tol)]
-    return state, [col[r] for r in rows], rep
+def numbers(tol_rel) -> Numbers:
+    """The switching law's numbers (:class:`switching.Numbers`) at the current gmpy2 precision: one = mpfr(1),
+    tol = tol_rel gamma_j sum |terms|, the push floor the smallest positive mpfr, the solve :func:`num.solve`."""
+    return Numbers(num.mpfr(1), tol_rel, gmpy2.next_above(num.mpfr(0)), _solve)
 
 
 def project_out(w: list, X: list, K: list, rows: list) -> list:
@@ -246,56 +197,3 @@ def project_out(w: list, X: list, K: list, rows: list) -> list:
             dp = num.dot(b, out)
             out = [oc - dp * bc for oc, bc in zip(out, b)]
     return out
-
-
-def event_kind(prev: int, new: int, trig: bool, rep: bool) -> tuple:
-    """(kind or None, direction) exactly as the float64 backend logs them."""
-    if new == SLIDING:
-        return (None if prev == 0 else "sliding"), 0
-    if prev == 0:
-        return "sliding_exit", (1 if new == ACTIVE else -1)
-    if prev == -1 and new == ACTIVE:
-        return "activate", 1
-    if prev == 1 and new == INACTIVE:
-        return "deactivate", -1
-    if rep or trig:
-        return "grazing", 0
-    return None, 0
-
-
-def resolve_lines(col: list, g: list, K: list, gam, members: list, signs: list, alpha, tol_rel,
-                  max_iter: int = 50) -> tuple:
-    """Settle the on-surface lines of one neuron (port of switching.resolve_lines): rows on one line through 0 share the
-    surface, a row has its representative's slope s (parallel) or 1 + alpha - s (mirror). Returns (state, slope of the
-    representative, repelling) per line. A line that slides is refused (NumericalError): the mp series integrates
-    sliding per independent row, not for coupled rows."""
-    from verify.errors import NumericalError
-
-    col = list(col)
-    n, one = len(g), num.mpfr(1)
-    state, flags = None, []
-    for _ in range(max_iter):
-        new, flags = [], []
-        for rows, sg in zip(members, signs):
-            r = rows[0]
-            fixed = list(col)
-            for m, s in zip(rows, sg):
-                fixed[m] = (one + alpha) if s < 0 else num.mpfr(0)
-            terms = [fixed[k] * g[k] * K[k][r] for k in range(n)]
-            own = sum(s * g[m] * K[m][r] for m, s in zip(rows, sg))
-            base = sum(terms)
-            d0, d1 = gam * (base + alpha * own), gam * (base + own)
-            tol = tol_rel * abs(gam) * (sum(abs(t) for t in terms) + abs(own))
-            new.append(classify(d0, d1, tol))
-            flags.append(repelling(d0, d1, tol))
-        if SLIDING in new:
-            raise NumericalError("mp backend: rows on one line through 0 (x_k = +-c x_i) slide together; coupled "
-                                 "sliding is integrated by the float64 engine only")
-        for (rows, sg), st in zip(zip(members, signs), new):
-            s_rep = one if st == ACTIVE else alpha
-            for m, s in zip(rows, sg):
-                col[m] = s_rep if s > 0 else one + alpha - s_rep
-        if new == state:
-            break
-        state = new
-    return state, [col[rows[0]] for rows in members], flags

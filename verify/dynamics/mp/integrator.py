@@ -46,7 +46,7 @@ def coefficient_sizes(A: np.ndarray, b: np.ndarray, scale: np.ndarray) -> list:
         return [mpfr(0)] * A.shape[0]
     sa = (abs(A) / scale[None, :, None]).max(axis=(1, 2))
     sb = (abs(b) / scale[None, :]).max(axis=1)
-    return [mpfr(max(x, y)) for x, y in zip(sa, sb)]
+    return [mpfr(max(x, y)) for x, y in zip(sa.tolist(), sb.tolist())]
 
 
 def step_size(a: list, tol) -> "mpfr":
@@ -78,10 +78,11 @@ def mp_orders(a: list, h, rho: float, tol) -> int:
     """Smallest K >= 2 with rho sum_{k >= K} a_k h^k <= tol (len(a) when none: all orders in mp)."""
     N = len(a) - 1
     acc = mpfr(0)
+    r = mpfr(rho)
     K = N + 1
     for k in range(N, 1, -1):
         acc += a[k] * h**k
-        if mpfr(rho) * acc > tol:
+        if r * acc > tol:
             break
         K = k
     return K

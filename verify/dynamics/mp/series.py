@@ -178,8 +178,11 @@ class Recurrence:
         self.q = ar.empty((cap, n))  # 1/(1 + exp(a)); poly: 1 - z/sqrt(1 + z^2)
         self.cc = ar.empty((cap, n)) if self.family is Family.POLY else None  # poly: (1 + z^2) / s0^2
         self.pinv = None  # poly: 1 / s0 = 1 / sqrt(1 + z_0^2), set at order 0
+        self.ka = ar.empty((cap, n))  # k a_k (poly: k zeta_k), kept for the sums of later orders
         self.E = ar.empty((cap, m)) if form == "polar" else None
+        self.kb = ar.empty((cap, m)) if form == "polar" else None  # k b_k (polar)
         self.rho = ar.empty((cap, m)) if form == "polar" else None
+        self.neg_y = -y
         self.ys = {j: [] for j in slide}
         self.k = 0  # state orders 0..k are known
         self.cap = cap
@@ -201,7 +204,8 @@ class Recurrence:
             if k == 0:
                 E[0] = self.ar.exp(2 * b[0])
             else:
-                E[k] = (self.ks[1 : k + 1, None] * b[1 : k + 1] * E[k - 1 :: -1]).sum(0) * 2 / k
+                self.kb[k] = k * b[k]
+                E[k] = (self.kb[1 : k + 1] * E[k - 1 :: -1]).sum(0) * 2 / k
             P = (E[: k + 1, :, None] * A[k::-1]).sum(0)
         self.f[k] = (self.X * self.prod.left(P * self.weight[:, None])).sum(1)
         self._loss_order(k)
@@ -233,11 +237,12 @@ class Recurrence:
             self._poly_order(k)
             return
         a, ex = self.aux, self.ex
-        a[k] = -y * f[k] if family is Family.EXP else y * f[k]
+        a[k] = self.neg_y * f[k] if family is Family.EXP else y * f[k]
         if k == 0:
             ex[0] = self.ar.exp(a[0])
         else:
-            ex[k] = (self.ks[1 : k + 1, None] * a[1 : k + 1] * ex[k - 1 :: -1]).sum(0) / k
+            self.ka[k] = k * a[k]
+            ex[k] = (self.ka[1 : k + 1] * ex[k - 1 :: -1]).sum(0) / k
         if family is Family.EXP:
             self.g[k] = y * ex[k]
             return
@@ -260,17 +265,18 @@ class Recurrence:
             u[0] = self.ar.empty(z0.shape) + 1
         else:
             zeta[k] = y * self.f[k] * self.pinv
+            self.ka[k] = k * zeta[k]
             cc[k] = (zeta[: k + 1] * zeta[k::-1]).sum(0)
             js = self.ks[1 : k + 1, None]
             u[k] = -((js + 2 * k) * cc[1 : k + 1] * u[k - 1 :: -1]).sum(0) / (2 * k)  # integer weights: exact in mpfr
-            q[k] = -(self.pinv * self.pinv) * (js * zeta[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
+            q[k] = -(self.pinv * self.pinv) * (self.ka[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
         self.g[k] = y * q[k]
 
     def floats(self) -> "Recurrence":
         """A float64 copy of the coefficients computed so far (for screening and step control)."""
         out = copy.copy(self)
         out.ar = F64
-        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "cc", "pinv", "E", "rho"):
+        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "cc", "pinv", "E", "rho", "ka", "kb", "neg_y"):
             arr = getattr(self, name)
             if arr is not None:
                 setattr(out, name, arr.astype(float))

@@ -1,0 +1,174 @@
+"""The switching law is one implementation over number types: float64 arrays and object arrays of mpfr give the same
+states, slopes and repelling flags (slopes to a tolerance, classification exactly on well-separated cases), and the
+compiled single-pair path agrees with it."""
+
+from __future__ import annotations
+
+import gmpy2
+import numpy as np
+import pytest
+
+from verify.dynamics import switching as sw
+from verify.dynamics.mp import events as mpev
+from verify.dynamics.mp import num
+
+PREC = 200
+MPFR = type(gmpy2.mpfr(0))
+
+
+def problem(seed: int, n: int = 5, h: int = 3, alpha: float = 0.1):
+    """Random (S, g, K, gain) with slopes in [alpha, 1] and a well-conditioned Gram matrix."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, n))
+    S = rng.uniform(alpha, 1.0, size=(n, h))
+    S[rng.random((n, h)) < 0.3] = alpha
+    g = rng.normal(size=n)
+    gain = rng.choice([-1.0, 1.0], size=h) * rng.uniform(0.5, 2.0, size=h)
+    return S, g, X @ X.T, gain
+
+
+def as_mp(*arrays):
+    return [num.vec(a) for a in arrays]
+
+
+def both(fn, S, g, K, gain, *args, **kw):
+    """fn on float64 arrays and on mpfr object arrays (the same tolerance factor D_TOL, so the same law)."""
+    f64 = fn(S, g, K, gain, *args, **kw)
+    with num.context(PREC):
+        Sm, gm, Km, gainm = as_mp(S, g, K, gain)
+        argm = [num.mpfr(a) if isinstance(a, float) else a for a in args]  # alpha in the type, as the mp engine has it
+        mp = fn(Sm, gm, Km, gainm, *argm, nums=mpev.numbers(gmpy2.mpfr(sw.D_TOL)), **kw)
+    return f64, mp
+
+
+def assert_same(f64, mp, alpha):
+    (st, sl, rep), (stm, slm, repm) = f64, mp
+    assert np.array_equal(st, stm)
+    assert np.array_equal(rep, repm)
+    assert slm.dtype == object and all(type(x) is MPFR for x in slm)  # no float leaks into the mp state
+    assert np.allclose(slm.astype(float), sl, rtol=1e-9, atol=1e-12)
+    assert all(alpha <= x <= 1 for x in slm)
+
+
+def root_slope(S, g, K, i, j, k, target):
+    """S with S[k, j] set so that base_ij + target = 0 (a rate at rounding level), base = sum_{l != i} S_lj g_l K_li."""
+    S = S.copy()
+    rest = sum(S[l, j] * g[l] * K[l, i] for l in range(g.size) if l not in (i, k))
+    S[k, j] = -(rest + target) / (g[k] * K[k, i])
+    return S
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.1, 0.5])
+def test_random_neurons_agree_on_float64_and_mpfr(alpha):
+    seen = set()
+    for seed in range(60):
+        S, g, K, gain = problem(seed, alpha=alpha)
+        rng = np.random.default_rng(1000 + seed)
+        rows = np.sort(rng.choice(5, size=1 + seed % 3, replace=False))
+        j = seed % 3
+        f64, mp = both(sw.resolve_neuron, S, g, K, gain, j, rows, alpha)
+        assert_same(f64, mp, alpha)
+        st, _, rep = f64
+        seen |= {(int(s), rows.size > 1) for s in st} | ({"repelling"} if rep.any() else set())
+    for kind in (sw.ACTIVE, sw.INACTIVE, sw.SLIDING):
+        assert (kind, False) in seen and (kind, True) in seen
+    assert "repelling" in seen
+
+
+def test_sliding_slopes_keep_every_row_on_its_surface():
+    alpha = 0.1
+    for seed in range(60):
+        S, g, K, gain = problem(seed, alpha=alpha)
+        rows = np.array([0, 2, 3])
+        st, sl, _ = sw.resolve_neuron(S, g, K, gain, 1, rows, alpha)
+        slide = st == sw.SLIDING
+        if slide.sum() < 2 or not np.all((sl[slide] > alpha) & (sl[slide] < 1.0)):
+            continue
+        S2 = S.copy()
+        S2[rows, 1] = sl
+        d0, _, tol = sw.normal_rates(S2, g, K, gain, rows[slide], np.full(slide.sum(), 1), 0.0)
+        own = g[rows[slide]] * np.diag(K)[rows[slide]]
+        d = d0 + gain[1] * own * sl[slide]  # d(c) at the sliding slopes: 0
+        assert np.all(np.abs(d) <= 1e6 * tol)
+        return
+    pytest.fail("no case with two rows sliding inside (alpha, 1)")
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_arrival_pushes_from_its_own_side(side):
+    """A rate at rounding level on the side the pair came from counts as pushing in (both number types): the pair
+    crosses (the far side pushes on) or slides at the bound it arrived from (the far side pushes back)."""
+    alpha = 0.1
+    seen = set()
+    for seed in range(40):
+        S, g, K, gain = problem(seed, alpha=alpha)
+        i, j, k = 0, 0, 1
+        own = g[i] * K[i, i]
+        S = root_slope(S, g, K, i, j, k, (alpha if side == -1 else 1.0) * own)  # d(alpha) = 0, resp. d(1) = 0
+        rows = np.array([i])
+        crosses = gain[j] * own > 0  # d(1) - d(alpha) = gamma_j (1 - alpha) g_i K_ii
+        free, _ = both(sw.resolve_neuron, S, g, K, gain, j, rows, alpha)
+        if not crosses:  # |d| <= tol reads as 0: without the arrival it would bounce back to its side
+            assert free[0][0] == (sw.INACTIVE if side == -1 else sw.ACTIVE)
+        arrived, arrived_mp = both(sw.resolve_neuron, S, g, K, gain, j, rows, alpha, np.array([side]))
+        assert_same(arrived, arrived_mp, alpha)
+        if crosses:
+            assert arrived[0][0] == (sw.ACTIVE if side == -1 else sw.INACTIVE)
+        else:
+            assert arrived[0][0] == sw.SLIDING
+            assert arrived[1][0] == pytest.approx(alpha if side == -1 else 1.0, rel=1e-9)
+        seen.add(bool(crosses))
+    assert seen == {True, False}
+
+
+def mirror_problem(seed: int):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(5, 3))
+    X[1] = -2.0 * X[0]  # a mirror of row 0
+    X[3] = 0.5 * X[2]  # parallel to row 2
+    g = rng.normal(size=5)
+    S = rng.uniform(0.0, 1.0, size=(5, 2))
+    gain = rng.choice([-1.0, 1.0], size=2)
+    return X, S, g, X @ X.T, gain
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.2])
+def test_lines_with_mirrors_agree_on_float64_and_mpfr(alpha):
+    seen = set()
+    for seed in range(40):
+        X, S, g, K, gain = mirror_problem(seed)
+        rep, sgn = sw.lines(X)
+        assert rep.tolist()[:4] == [0, 0, 2, 2] and sgn.tolist()[:2] == [1, -1]
+        members = [np.array([0, 1]), np.array([2, 3])][: 1 + seed % 2]
+        signs = [sgn[r] for r in members]
+        arrival = np.array([(-1, 0, 1)[seed % 3]] + [0] * (len(members) - 1))
+        f64, mp = both(sw.resolve_lines, S, g, K, gain, seed % 2, members, signs, alpha, arrival)
+        assert_same(f64, mp, alpha)
+        seen |= set(f64[0].tolist())
+        with num.context(PREC):
+            ms = sw.member_slopes(mp[1][0], signs[0], num.mpfr(alpha))
+        assert all(type(x) is MPFR for x in ms)
+        assert np.allclose(ms.astype(float), sw.member_slopes(f64[1][0], signs[0], alpha))
+    assert seen == {sw.ACTIVE, sw.INACTIVE, sw.SLIDING}
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.1, 1.0])
+def test_compiled_pair_is_the_law_for_one_row(alpha):
+    for seed in range(60):
+        S, g, K, gain = problem(seed, alpha=min(alpha, 0.99))
+        i, j, arrival = seed % 5, seed % 3, (-1, 0, 1)[seed % 3]
+        state, slope, rep = sw.resolve_pair(S, g, K, gain, i, j, alpha, arrival)
+        f64, mp = both(sw.resolve_neuron, S, g, K, gain, j, np.array([i]), alpha, np.array([arrival]))
+        assert_same(f64, mp, alpha)
+        assert (state, bool(rep)) == (int(f64[0][0]), bool(f64[2][0]))
+        assert slope == pytest.approx(float(mp[1][0]), rel=1e-9, abs=1e-12)
+
+
+def test_dependent_sliding_surfaces_raise_in_mp():
+    """float64 takes least squares on dependent sliding surfaces; the mp solve refuses (NumericalError)."""
+    from verify.errors import NumericalError
+
+    with num.context(PREC):
+        M = num.vec(np.array([[1.0, 2.0], [2.0, 4.0]]))
+        with pytest.raises(NumericalError):
+            mpev.numbers(num.mpfr(1e-12)).solve(M, num.vec(np.array([1.0, 1.0])))

@@ -1,0 +1,395 @@
+"""Event-driven exact gradient flow: integrate mode by mode, switch at every crossing.
+
+:class:`Engine` (this module: the run, one trial step, step control, samples) glues the pieces: a
+state form (:mod:`forms`), Runge-Kutta steps with dense output (:mod:`stepper`), event detection
+on the dense output (:mod:`detect`: :mod:`crossings`, its compiled fast path :mod:`scan`), and
+settling at event points (:mod:`settle`: the switching law, :mod:`switching`). The entry points
+are :func:`events.solve_cartesian` and :func:`events.solve_polar`. It knows nothing about claims. Hot loops are compiled with numba (:mod:`field_jit`, :mod:`rk_jit`,
+:mod:`scan`, :mod:`engine_jit`); each has a numpy reference it is tested against.
+
+One iteration (:meth:`Engine.iterate`) is one trial step. For a built-in loss the iterations run
+inside :func:`loop_jit.run` (the whole step-to-next-event loop compiled: steps, scan, samples, event
+points, single-pair settling) whenever no pair slides; it hands back to :meth:`Engine.iterate` for
+the rare steps it does not handle (a non-monotone candidate, several near pairs on one neuron or a
+shared line, a pair that starts sliding) and resumes after them. ``COMPILED_LOOP = False`` runs every
+iteration in Python (the oracle of the tests).
+
+Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
+Filippov slopes recomputed at every rhs evaluation); find the earliest x in (0, 1] of the step
+where some pair leaves its side (or a sliding slope leaves [alpha, 1]); write the requested
+samples up to there from the dense output; if there is an event, move to the event point,
+put every pair within tau_ij = 1e-12 ||x_i|| ||w_j|| of its surface exactly onto it
+(projection of w_j / u_j), settle those pairs (:func:`switching.resolve_neuron`), log the
+events, and restart there (no new solver object, one rhs evaluation for the new slope).
+
+Step strategy: DOP853 (8th order, 7th-order dense output) while the step size is set by the
+error controller. After a step cut short by an event, the next step is at most EVENT_CAP
+times the part used (the next crossing is probably about as far: in the alignment phase
+crossings come every ~1e-3 time units while the controller would take steps of ~1), and
+steps within CHEAP_STEPS of such a cut use the Dormand-Prince 5(4) pair (6 evaluations, free
+quartic dense output; compiled when no pair slides) instead of DOP853's 15: on such short
+steps its error estimate is far below the tolerance anyway. Every step, of either pair, is
+accepted only if its own embedded error estimate passes.
+
+Pairs put on their surface are *disarmed* (their event function is side*e + tau) until they
+have left it by tau, so a crossing is never re-detected (no chattering); a pair that goes back
+by more than tau is a new event whose arrival side is known, so it crosses or slides
+(:func:`switching.resolve_neuron`), it never bounces.
+
+Sliding pairs are kept exactly on their surface (projection after every accepted step, FSAL
+slope refreshed) and leave it ("sliding_exit") when their slope leaves [alpha - tol, 1 + tol],
+sampled at 9 nodes per step and located by brentq; tol = 1e-9, growing x4 per re-entry after
+4 re-entries of the same pair (up to 1e-6; ``stats["sticky_pairs"]``), which stops endless
+exit/re-entry cycles at points where a one-sided field is tangent to the surface.
+With alpha = 0 a neuron whose column of S is all inactive and not sliding is dead: logged once
+(kind "dead", i = -1) and frozen (its field is exactly zero; it is no longer watched).
+
+Samples: read from the dense output of the step that contains them; in log time the steps end on the sample
+times instead (a step that would pass the next sample is shortened to it, and the controller's proposal is
+kept for the step after): the dense output is not error-controlled, and in log time, on stiff converged
+directions (eps = e^-3000, t ~ 200), samples read from it were off by up to 4e-6 at rtol 1e-10 while the
+step ends were accurate.
+
+Independent variable: t, or tau = ln(1 + t) with dz/dtau = e^tau F(z) (``log_time``; chosen
+automatically when t_end > 1e3). Tolerances: the pair's error norm with scale atol + rtol |z|;
+Cartesian default atol: for each component, rtol * ||(w_j, v_j)|| of its neuron at the step
+start (accuracy relative to each neuron, also for neurons that shrink by many orders of
+magnitude: balancedness is then kept relative to each neuron); polar z = [r - r(0), U] with
+default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
+
+Stats: steps (accepted), steps_rk45 (of them, 5(4) steps), rejected, rhs_evals, n_events,
+n_restarts (event points), touches (grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
+sticky_pairs, wall_s, log_time, log_loss (log L at the samples), loss_underflow_float64 (a
+per-sample loss exp(-y f) below float64 range), and for the polar form u_norm_drift,
+weights_underflow_float64 and outputs_underflow_float64 (exp(r), exp(2r) flush to 0: the
+eps -> 0 limit, exact to float64 resolution).
+
+``Trajectory.error_estimate`` is the sum over accepted steps of the embedded local error
+estimates, in relative units (err_norm * rtol): an a-posteriori indicator, not a bound (it
+ignores error propagation); a rerun at a tighter rtol is the caller's check.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from verify.dynamics import crossings, engine_jit, loop_jit, rk_jit, scan, stepper, switching
+from verify.dynamics.detect import Detection
+from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
+from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Mode, Settling
+from verify.errors import NumericalError
+from verify.trajectory import Event
+
+MAX_NULL_RESTARTS = 200
+CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
+EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
+COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: every iteration in Python)
+CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
+
+
+class Engine(Settling, Detection):
+    """One integration run (mutable working state; created per call)."""
+
+    def __init__(self, form: CartesianForm | PolarForm, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray | None, progress: Callable[[float], None] | None) -> None:
+        self.form, self.fieldobj = form, form.field
+        self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
+        self.K = self.X @ self.X.T
+        self.xnorm = form.field.norms
+        self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
+        self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))
+        self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)} if self.coupled else {}  # read when coupled
+        self.log_time, self.rtol, self.atol = log_time, rtol, atol
+        self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
+        self.step_rtol_vec = np.broadcast_to(self.step_rtol, z0.shape).astype(float)  # per component (compiled steps)
+        self.land_on_samples = log_time  # steps end on the sample times (module docstring, "Samples")
+        self.progress = progress
+        self.z = z0.copy()
+        self.events: list[Event] = []
+        self.stats = {"steps": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0, "sticky_pairs": 0}
+        self.err_sum = 0.0
+        self.unorm_drift = 0.0
+        n, h = self.X.shape[0], form.h
+        self.mode = Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
+        self.slide_entries = np.zeros((n, h), dtype=int)
+        self.slide_tol = np.full((n, h), SLIDE_TOL)
+        self.handover: Callable[["Engine"], None] | None = None  # sets the mode at t = 0 instead of initial_mode
+
+    def atol_of(self, z: np.ndarray) -> np.ndarray:
+        """Fixed atol, or (Cartesian default) rtol times the size of each component's neuron."""
+        return self.atol if self.atol is not None else self.rtol * self.form.component_scale(z)
+
+    # time maps ------------------------------------------------------------------------------
+    def t_of(self, s: float) -> float:
+        return math.expm1(s) if self.log_time else s
+
+    def s_of(self, t: np.ndarray) -> np.ndarray:
+        return np.log1p(t) if self.log_time else np.asarray(t, float)
+
+    # vector field in the current mode -------------------------------------------------------
+    def effective_S(self, z: np.ndarray) -> np.ndarray:
+        """S with the Filippov slopes of the sliding pairs at z (clipped to [alpha, 1])."""
+        m = self.mode
+        if not m.sliding:
+            return m.S
+        S = m.S.copy()
+        ii, jj, c = self.raw_slopes(z)
+        c = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else np.ones_like(c)
+        if self.coupled:
+            for i, j, slope in zip(ii.tolist(), jj.tolist(), c.tolist()):
+                rows = self.line_rows[i]
+                S[rows, j] = switching.member_slopes(slope, self.sgn[rows], self.alpha)
+        else:
+            S[ii, jj] = c
+        self.stats["sliding_evals"] += 1
+        return S
+
+    def rhs(self, s: float, z: np.ndarray) -> np.ndarray:
+        self.stats["rhs_evals"] += 1
+        F = self.form.rhs(z, self.effective_S(z))
+        return math.exp(s) * F if self.log_time else F
+
+    def raw_slopes(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unclipped sliding slopes at z: (i, j, c) arrays over all sliding pairs (with coupled rows: over the sliding
+        lines, i their representative rows and c their slopes)."""
+        m = self.mode
+        g = self.form.g(z, m.S)
+        if not self.coupled:
+            return switching.all_sliding_slopes(m.S, g, self.K, m.sliding)
+        I, J, C = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)], [np.zeros(0)]
+        for j, reps in m.sliding.items():
+            members = [self.line_rows[int(r)] for r in reps]
+            C.append(switching.line_slopes(m.S[:, j], g, self.K, members, [self.sgn[r] for r in members], self.alpha))
+            I.append(np.asarray(reps, dtype=int))
+            J.append(np.full(len(reps), j))
+        return np.concatenate(I), np.concatenate(J), np.concatenate(C)
+
+    # surface handling -----------------------------------------------------------------------
+    def tau(self, z: np.ndarray) -> np.ndarray:
+        return SURFACE_TOL * self.xnorm[:, None] * self.form.neuron_scale(z)[None, :]
+
+    # one step ---------------------------------------------------------------------------------
+    def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, cheap: bool) -> tuple[stepper.StepResult, np.ndarray | None]:
+        """A trial step and, for the 5(4) pair, its dense matrix (None: DOP853's needs 3 more
+        rhs evaluations, made by :meth:`dense` only if the step is accepted). Both steps are compiled
+        (:mod:`rk_jit`) when no pair slides and the loss is a built-in one."""
+        atol = self.atol_of(z)
+        if not self.compiled_steps():
+            if not cheap:
+                return stepper.step(self.rhs, s, z, f, h, self.step_rtol, atol), None
+            res = stepper.step_rk45(self.rhs, s, z, f, h, self.step_rtol, atol)
+            return res, stepper.dense_matrix_rk45(res, h)
+        if not cheap:
+            self.stats["rhs_evals"] += stepper.N_STAGES
+            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
+            return stepper.StepResult(z_new, f_new, K, float(err)), None
+        self.stats["rhs_evals"] += stepper.N_STAGES_RK45
+        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
+        return stepper.StepResult(z_new, f_new, None, float(err)), F
+
+    def compiled_steps(self) -> bool:
+        """Whether the steps run compiled: a built-in loss and no sliding pair (whose Filippov slopes change
+        within a step)."""
+        return self.form._loss is not None and not self.mode.sliding
+
+    def dense(self, s: float, z: np.ndarray, f: np.ndarray, res: stepper.StepResult, h: float) -> np.ndarray:
+        """The dense matrix of an accepted DOP853 step (3 more rhs evaluations)."""
+        if not self.compiled_steps():
+            return stepper.dense_matrix(self.rhs, s, z, f, res, h)
+        self.stats["rhs_evals"] += len(rk_jit.DENSE_853[1])
+        return rk_jit.dop853_dense(s, z, f, res.z_new, res.f_new, res.K, h, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.DENSE_853)
+
+    # after an accepted step -----------------------------------------------------------------
+    def rearm(self, z: np.ndarray) -> None:
+        """Re-arm the disarmed pairs that have left their surface by tau (side * e > tau)."""
+        m = self.mode
+        if not m.armed.all():
+            engine_jit.rearm(m.armed, m.side, self.X, np.ascontiguousarray(self.form.neuron_block(z[None, :])[0]), self.xnorm, SURFACE_TOL)
+
+    def post_step(self, z: np.ndarray) -> bool:
+        """Re-arm pairs that left their surface; project sliding pairs; renormalise u. True if z changed."""
+        m = self.mode
+        changed = False
+        self.rearm(z)
+        for j, rows in m.sliding.items():
+            self.form.project(z, j, rows)
+            changed = True
+        if isinstance(self.form, PolarForm):
+            norms = row_norms(self.form.directions(z))
+            self.unorm_drift = max(self.unorm_drift, float(np.max(np.abs(norms - 1.0))))
+            changed |= self.form.normalise(z)
+        return changed
+
+    # main loop ------------------------------------------------------------------------------
+    def run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
+        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N).
+
+        A too-long trial step may overflow: its error norm is then not finite and it is
+        rejected, so floating-point overflow warnings are silenced for the whole run."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._run(times, first_step, max_step)
+
+    def _run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
+        s_grid = self.s_of(times)
+        s_end = float(s_grid[-1])
+        out = np.empty((times.size, self.z.size))
+        cur = Cursor(0.0, self.z, self.z, 0.0)
+        while cur.k < times.size and s_grid[cur.k] <= cur.s:
+            out[cur.k] = self.z
+            cur.k += 1
+        if self.handover is None:
+            self.initial_mode(self.t_of(cur.s))
+        else:
+            self.handover(self)
+        cur.f = self.rhs(cur.s, cur.z)
+        if not np.all(np.isfinite(cur.f)):
+            raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
+                                 "float64's range)")
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, cur.s, cur.z, cur.f, s_end - cur.s, self.step_rtol, self.atol_of(cur.z))
+        cur.step = min(h, max_step)
+        loop = CompiledLoop(self, s_grid, out, max_step) if COMPILED_LOOP and self.form._loss is not None else None
+        while cur.s < s_end:
+            if loop is not None and not self.mode.sliding and loop.advance(cur):
+                continue
+            self.iterate(cur, s_grid, out, max_step)
+        while cur.k < times.size:
+            out[cur.k] = cur.z
+            cur.k += 1
+        self.z = cur.z
+        self.stats["n_events"] = len(self.events)
+        return out
+
+    def iterate(self, cur: "Cursor", s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
+        """One trial step from the cursor (the reference of :func:`loop_jit.run`): rejected, or accepted, its
+        samples written, and the cursor moved to its end or to its first event point (settled there)."""
+        s, z, f, proposed = cur.s, cur.z, cur.f, cur.step
+        target = float(s_grid[cur.k] if self.land_on_samples and cur.k < s_grid.size else s_grid[-1])
+        last = proposed >= target - s  # the step ends on ``target`` (the end, or with land_on_samples the next sample)
+        if not last:
+            stepper.check_step(proposed, s, self.t_of(s))
+        h = target - s if last else proposed
+        cheap = cur.calm < CHEAP_STEPS
+        order = stepper.ORDER_RK45 if cheap else stepper.ORDER
+        res, F = self.attempt(s, z, f, h, cheap)
+        if not np.isfinite(res.err) or res.err >= 1.0:
+            cur.step = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, cur.rejected, order)
+            cur.rejected = True
+            self.stats["rejected"] += 1
+            return
+        if F is None:
+            F = self.dense(s, z, f, res, h)
+        self.stats["steps_rk45"] += int(cheap)
+        x_ev, pairs, touches = self.find_events(z, F)
+        x_cut = min(x_ev, 1.0)
+        s_cut = target if (last and x_ev > 1.0) else s + x_cut * h
+        ks = k = cur.k
+        while k < s_grid.size and s_grid[k] <= s_cut:
+            k += 1
+        if k > ks:
+            out[ks:k] = stepper.dense_eval(z, F, np.clip((s_grid[ks:k] - s) / h, 0.0, 1.0))
+        cur.k = k
+        for xt, i, j in touches:
+            self.events.append(Event(self.t_of(s + xt * h), i, j, "grazing", 0))
+            self.stats["touches"] += 1
+        self.stats["steps"] += 1
+        self.err_sum += res.err * self.rtol
+        h_next = stepper.next_size(h, res.err, cur.rejected, order)
+        if last and h < proposed:  # shortened to land on a sample: the controller's own proposal stands
+            h_next = max(h_next, proposed)
+        h_next = min(h_next, max_step)
+        cur.rejected = False
+        cur.calm += 1
+        if x_ev <= 1.0:
+            cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
+            if cap < h_next:
+                cur.calm, h_next = 0, cap
+        cur.step = h_next
+        if x_ev <= 1.0:
+            cur.z = engine_jit.dense_point(z, F, x_ev)
+            cur.s = s + x_ev * h
+            cur.null_restarts = cur.null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(cur.s)) else 0
+            if cur.null_restarts > MAX_NULL_RESTARTS:
+                raise NumericalError(f"no progress past an event at t = {self.t_of(cur.s):.6g} (chattering)")
+            self.rearm(cur.z)  # pairs settled at earlier event points that have moved off by tau
+            self.restart(cur, pairs)
+        else:
+            cur.z = res.z_new
+            cur.s = target if last else s + h
+            cur.f = self.rhs(cur.s, cur.z) if self.post_step(cur.z) else res.f_new
+        if self.progress is not None:
+            self.progress(self.t_of(cur.s))
+
+    def restart(self, cur: "Cursor", pairs: list[tuple[int, int]]) -> None:
+        """At an event point (re-armed): settle ``pairs`` and the other near-surface pairs, refresh the slope."""
+        self.settle(self.t_of(cur.s), cur.z, pairs)
+        self.stats["n_restarts"] += 1
+        cur.f = self.rhs(cur.s, cur.z)
+
+
+@dataclass
+class Cursor:
+    """Where a run stands between iterations: s, state z, slope f, next step size, and the step controller's
+    memory (last trial rejected, steps since the last event-capped step, null restarts in a row), next sample k."""
+
+    s: float
+    z: np.ndarray
+    f: np.ndarray
+    step: float
+    rejected: bool = False
+    calm: int = CHEAP_STEPS
+    null_restarts: int = 0
+    k: int = 0
+
+
+class CompiledLoop:
+    """:func:`loop_jit.run` bound to one engine: the constant arguments, the event buffer, and the hand-back
+    (statuses in :mod:`loop_jit`) to the Python iteration."""
+
+    def __init__(self, eng: Engine, s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
+        form = eng.form
+        n, h, d = eng.X.shape[0], form.h, form.d
+        self.eng, self.s_grid, self.out = eng, s_grid, out
+        X, y, sgn, r_ref, _h, _d, loss, train_v, polar = form.compiled_args()
+        shared = np.zeros(n, dtype=bool)
+        for rows in eng.line_rows.values():
+            if rows.size > 1:
+                shared[rows] = True
+        N = eng.z.size
+        per_neuron = eng.atol is None
+        self.args = (float(s_grid[-1]), float(max_step), float(eng.rtol), eng.step_rtol_vec,
+                     np.zeros(N) if per_neuron else np.ascontiguousarray(eng.atol, dtype=float), per_neuron)
+        self.consts = (X, eng.xnorm, np.ascontiguousarray(eng.K), y, sgn, r_ref, float(eng.alpha), int(loss), bool(train_v),
+                       bool(polar), bool(eng.log_time), bool(eng.land_on_samples), shared, form.block.start, h, d, SURFACE_TOL, CHEAP_STEPS,
+                       EVENT_CAP, MAX_NULL_RESTARTS, CHECKPOINT_STEPS)
+        cap = max(4096, 4 * (n * h + h))
+        self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
+        self.pairs = np.empty((n * h, 2), dtype=np.int64)
+        self.stats = np.zeros(6, dtype=np.int64)
+
+    def advance(self, cur: Cursor) -> bool:
+        """Run compiled from the cursor; False when the next iteration is Python's (:meth:`Engine.iterate`)."""
+        eng, m = self.eng, self.eng.mode
+        fs = np.array([cur.s, cur.step, eng.err_sum, eng.unorm_drift])
+        ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0], dtype=np.int64)
+        z, f = np.array(cur.z, dtype=float), np.array(cur.f, dtype=float)
+        self.stats[:] = 0
+        status, n_pairs = loop_jit.run(fs, ks, self.stats, z, f, self.out, self.s_grid, *self.args, m.S, m.side, m.armed,
+                                       m.dead, *self.consts, self.ev_t, self.ev_ij, self.ev_kd, self.pairs,
+                                       rk_jit.TABLEAU, rk_jit.TABLEAU_853, rk_jit.DENSE_853, crossings.CHEB, scan.DER)
+        cur.s, cur.step, eng.err_sum, eng.unorm_drift = (float(v) for v in fs)
+        cur.k, cur.rejected, cur.null_restarts, cur.calm = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3])
+        cur.z, cur.f = z, f
+        for key, v in zip(("steps", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
+            eng.stats[key] += v
+        for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
+            eng.events.append(Event(t, i, j, loop_jit.EVENT_KINDS[kind], direction))
+        if status == loop_jit.CHATTER:
+            raise NumericalError(f"no progress past an event at t = {eng.t_of(cur.s):.6g} (chattering)")
+        if status == loop_jit.SETTLE:
+            eng.restart(cur, [(int(i), int(j)) for i, j in self.pairs[:n_pairs].tolist()])
+        if eng.progress is not None and status != loop_jit.PY_STEP:
+            eng.progress(eng.t_of(cur.s))
+        return status != loop_jit.PY_STEP

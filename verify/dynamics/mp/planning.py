@@ -1,0 +1,167 @@
+"""Planning one step of the mp backend: series, step length, screened pairs, mpfr orders.
+
+1. Scale each Cartesian neuron by a power of two sigma_j (exact) and run the series recurrence
+   (:mod:`series`) in float64 to order N1 = max(8, (N + 1) / 2), and on to N when no event cuts
+   the step at order N1. If the float64 series overflows or its last terms underflow (or for
+   dps > 238, tol beyond float64's range), the series is computed in mpfr to order N and the
+   rest of the step uses its float64 copy.
+2. Step length h_max from the tail of the series (:mod:`integrator`).
+3. Screen every pair's preactivation polynomial in float64 (:mod:`screen`): pairs that cannot
+   cross on [0, h_max] drop out; the first float64 root of the others sets the step length.
+4. Orders 0..K-1 in mpfr, K the least order with rho sum_{k>=K} a_k h^k <= tol (rho: the float64
+   coefficients' relative error, measured on orders 1..K-1, times 100, at least 1e-13).
+
+:class:`Planning` is one part of :class:`engine.Engine`: it reads the engine's state, mode,
+field, tolerances and ``rho`` (which it updates).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verify.dynamics.mp import num, screen
+from verify.dynamics.mp.integrator import F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size
+from verify.dynamics.mp.num import INF, mpfr
+from verify.dynamics.mp.series import Recurrence
+from verify.dynamics.mp.step import Pairs, Step, finite, normalised, slide_polys, underflow
+
+
+class Planning:
+    """The step-planning part of :class:`engine.Engine` (module docstring)."""
+
+    def series(self, cols: np.ndarray) -> tuple[Recurrence, Recurrence, np.ndarray]:
+        """mpfr recurrence (not yet extended), float64 recurrence (orders 0..N1) of the scaled state, exponents.
+
+        N1 = max(8, (N + 1) // 2) first: enough for event-limited steps (:meth:`prepare` extends
+        the float64 series to N when the step is not cut by an event)."""
+        As, bs, e, weight = self.scaled(cols)
+        slide_m, slide_f = self.mf.slide_setup(self.mode, cols)
+        s = None if self.s is None else self.s[cols]
+        N = self.order
+        rec_m = self.mf.recurrence(self.form, self.mode, cols, As, bs, weight, s, N, slide_m, mp=True)
+        rec_f = self.mf.recurrence(self.form, self.mode, cols, As, bs, weight, s, N, slide_f, mp=False)
+        with np.errstate(all="ignore"):
+            rec_f.extend(min(N, max(8, (N + 1) // 2)))
+        return rec_m, rec_f, e
+
+    def prepare(self, cols: np.ndarray, remaining) -> tuple:
+        """The plan of one step (:meth:`plan`): float64 orders for the high part where they are
+        finite and do not underflow (else every order in mpfr), at the full order N unless an
+        event cuts the step at order N1."""
+        N = self.order
+        rec_m, rec_f, e = self.series(cols)
+        while True:
+            if self.mixed and finite(rec_f):
+                plan = self.plan(cols, e, rec_m, rec_f, True, remaining)
+                a, h_max, x_est = plan[1], plan[2], plan[5]
+                if not underflow(a):
+                    if rec_f.k < N and x_est >= 1 and h_max < remaining:
+                        with np.errstate(all="ignore"):
+                            rec_f.extend(N)
+                        continue
+                    return plan
+            rec_m.extend(N)
+            return self.plan(cols, e, rec_m, rec_m.floats(), False, remaining)
+
+    def plan(self, cols: np.ndarray, e: np.ndarray, rec_m: Recurrence, rec_f: Recurrence, mixed: bool, remaining) -> tuple:
+        """(step at order rec_f.k, coefficient sizes a_k, h_max, float64 pairs, kept pairs, first-event estimate in units of h_max)."""
+        scale = self.scales(rec_f)
+        n = rec_f.k
+        if mixed:
+            a = coefficient_sizes(rec_f.A[: n + 1], rec_f.b[: n + 1], scale)
+        else:
+            a = coefficient_sizes(rec_m.A, rec_m.b, num.vec(scale))
+        h_max = min(step_size(a, self.tol), remaining, self.polar_cap(rec_f, cols))
+        st0 = Step(cols, e, rec_m, rec_f, mixed, scale)
+        pre = self.pairs_f(st0, a)
+        keep = pre.screen(float(h_max), np.arange(len(pre.I)))
+        xs = [pre.first_root(float(h_max), keep)]
+        if rec_f.slide:
+            for _i, _j, poly in slide_polys(st0, [mpfr(h_max) ** q for q in range(n + 1)], False, self.mf.alpha, self.surf):
+                xs.append(screen.first_negative(normalised(poly)[:, None]))
+        return st0, a, h_max, pre, keep, min(xs)
+
+    def polar_cap(self, rec_f: Recurrence, cols: np.ndarray) -> "mpfr":
+        """Polar form: the longest step on which the tail test can be trusted for E_j = exp(2 r_j).
+
+        The tail test assumes the terms beyond order N decay; for E_j = e^{2 r_j} along r_j ~ r_j0 + R t they
+        are e^{2 r_j0} (2 R h)^k / k!, which decay beyond N only if 2 R h <= (N + 1) / e. While E_j is tiny
+        (theorem-scale eps) the whole remainder, at most e^{2 r_j0 + 2 R h}, stays below tol as long as
+        2 (r_j0 + R h) <= ln tol, so a neuron may step freely until then. R_j = max(|r_j'|, sum_i |S_ij| |g_i| ||x_i||)
+        bounds |r_j'| at the step start (||G_j|| <= sum_i |S_ij| |g_i| ||x_i|| over the slopes S of this mode, every
+        row of a sliding neuron's surface counted with weight 1). Only the rows a neuron sees count: a data point
+        no neuron fits keeps |g_i| = 1/2 forever, and counting it for every neuron held the step at ~1 up to t = 1e12.
+        Without this cap one step could run through the end of the alignment phase, where E_j becomes O(1), with a
+        tiny tail estimate. Cartesian form: no cap (inf)."""
+        if self.form != "polar" or rec_f.k < 1:
+            return INF
+        seen = np.abs(self.mode.S[:, cols].astype(float))
+        for jl, (rows, *_rest) in rec_f.slide.items():
+            seen[rows, jl] = 1.0
+        with np.errstate(invalid="ignore", over="ignore"):  # an exploding flow: inf g (caught just below)
+            bound = (np.abs(rec_f.g[0].astype(float)) * self.mf.xnorm_f) @ seen
+            rate = np.maximum(np.abs(rec_f.b[1].astype(float)), bound)
+        if not np.all(np.isfinite(rate)) or float(rate.max(initial=0.0)) == 0.0:
+            return INF
+        free = np.maximum((0.5 * math.log(float(self.tol)) - rec_f.b[0].astype(float)) / rate, 0.0)
+        ratio = (self.order + 1) / (2.0 * math.e * rate)
+        return mpfr(float(np.min(np.maximum(free, ratio))))
+
+    def scales(self, rec_f: Recurrence) -> np.ndarray:
+        """Per-neuron scale of the (scaled) state: ||(w~_j, v~_j)|| (Cartesian), 1 (polar)."""
+        m = rec_f.b.shape[1]
+        if self.form == "polar":
+            return np.ones(m)
+        sc = np.sqrt((rec_f.A[0] ** 2).sum(axis=1) + rec_f.b[0] ** 2)
+        return np.where(sc > 0, sc, 1.0)
+
+    def pairs_f(self, st: Step, a: list) -> Pairs:
+        """Float64 preactivation polynomials of every pair off its surface of the moving neurons.
+
+        The coefficient bound ||A_k,j|| of the screen is raised by sqrt(d) rho a_k scale_j / DELTA,
+        so that the margin also covers the float64 coefficients' error rho a_k (relative to the
+        largest component) when a neuron's own coefficients are small."""
+        m, mf = self.mode, self.mf
+        Af = st.rec_f.A[: st.N + 1]
+        rho = max(F64_REL_FLOOR, self.rho) if st.mixed else F64_REL_FLOOR
+        spread = np.sqrt(mf.d) * rho / screen.DELTA * np.array([float(x) for x in a])[:, None] * st.scale[None, :]
+        with np.errstate(all="ignore"):
+            Pf = np.matmul(mf.Xf[None], Af.transpose(0, 2, 1))
+            norms = np.sqrt((Af * Af).sum(axis=2)) + spread
+        I, J = np.nonzero(m.side[:, st.cols] != 0)
+        sd = m.side[I, st.cols[J]].astype(float)
+        ons = m.onsurf[I, st.cols[J]]
+        with np.errstate(all="ignore"):
+            Q = screen.deflate(sd[None, :] * Pf[:, I, J], ons)
+            C = screen.deflate(mf.xnorm_f[I][None, :] * norms[:, J], ons)
+        return Pairs(Pf, I, J, sd, Q, C)
+
+    def choose_orders(self, st0: Step, a: list, h) -> Step:
+        """Extend the mpfr recurrence to the least order that the float64 tail allows at step h."""
+        rec_m, rec_f, scale = st0.rec_m, st0.rec_f, st0.scale
+        if not st0.mixed:
+            return Step(st0.cols, st0.e, rec_m, rec_f, False, scale)
+        rho = self.rho
+        K = mp_orders(a, h, rho, self.tol)
+        seen: dict[int, float] = {}  # order k -> max relative difference of the mpfr and float64 coefficients / a_k
+        while True:
+            rec_m.extend(K - 1)
+            worst = 0.0
+            for k in range(1, K):
+                if k not in seen:
+                    ak = float(a[k])
+                    if not ak > 0:
+                        continue
+                    dA = np.abs(rec_m.A[k].astype(float) - rec_f.A[k]) / scale[:, None]
+                    db = np.abs(rec_m.b[k].astype(float) - rec_f.b[k]) / scale
+                    seen[k] = float(max(dA.max(initial=0.0), db.max(initial=0.0))) / ak
+                worst = max(worst, seen[k])
+            rho = max(F64_REL_FLOOR, F64_SAFETY * worst)
+            K2 = mp_orders(a, h, rho, self.tol)
+            if K2 <= K or K >= len(a):
+                break
+            K = K2
+        self.rho = rho
+        return Step(st0.cols, st0.e, rec_m, rec_f, True, scale)

@@ -1,0 +1,169 @@
+"""Settling an event point: the switching law applied to the pairs on their surfaces.
+
+At an event point every pair within tau_ij = SURFACE_TOL ||x_i|| ||w_j|| of its surface is put exactly
+on it (projection of w_j / u_j), the pairs of one neuron are classified jointly by the switching law
+(:mod:`switching`: active, inactive, or sliding with its Filippov slope in [alpha, 1]; rows on one line
+through 0 share a surface and are settled together), and every change is logged as an event (activate,
+deactivate, grazing, sliding, sliding_exit; with alpha = 0, dead). :class:`Settling` is one part of
+:class:`engine.Engine`: it reads and writes the engine's ``mode``, ``events``, ``stats`` and sliding
+hysteresis, and reads its form and data geometry (``X``, ``K``, ``xnorm``, ``alpha``, the lines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+import numpy as np
+
+from verify.dynamics import engine_jit, switching
+from verify.trajectory import Event
+
+SURFACE_TOL = 1e-12  # |e_ij| <= SURFACE_TOL ||x_i|| ||w_j||: on the hyperplane
+SLIDE_TOL = 1e-9  # sliding slope may overshoot [alpha, 1] by this before an exit is logged (hysteresis)
+SLIDE_TOL_MAX = 1e-6  # hysteresis cap for pairs that keep re-entering sliding (tangential limit points)
+STICKY_AFTER = 4  # re-entries before the hysteresis of a pair starts to grow (x4 per re-entry)
+
+
+def slide_tolerance(entries: np.ndarray | int) -> np.ndarray:
+    """The sliding hysteresis of pairs that entered sliding ``entries`` times: SLIDE_TOL, x4 per entry beyond
+    STICKY_AFTER, at most SLIDE_TOL_MAX."""
+    extra = np.maximum(np.asarray(entries) - STICKY_AFTER, 0)
+    return np.minimum(SLIDE_TOL_MAX, SLIDE_TOL * 4.0 ** np.minimum(extra, 20))
+
+
+@dataclass
+class Mode:
+    """Frozen switching state: slopes S, sides, sliding rows per neuron, armed pairs, dead neurons."""
+
+    S: np.ndarray  # (n, h) slope; fractional for sliding pairs
+    side: np.ndarray  # (n, h) +1 active, -1 inactive, 0 sliding
+    armed: np.ndarray  # (n, h) bool
+    dead: np.ndarray  # (h,) bool
+    sliding: dict[int, np.ndarray] = dc_field(default_factory=dict)
+
+class Settling:
+    """The event-point half of :class:`engine.Engine` (module docstring)."""
+
+    def settle(self, t: float, z: np.ndarray, triggers: list[tuple[int, int]]) -> None:
+        """Put near-surface pairs on their surface, classify them jointly per neuron, log events."""
+        m = self.mode
+        P = self.form.preact(z)
+        near, anycol = engine_jit.near_surface(P, self.xnorm, self.form.neuron_scale(z), m.side, m.dead, SURFACE_TOL)
+        trig = set(triggers)
+        for i, j in triggers:
+            near[i, j] = anycol[j] = True
+        cols = np.flatnonzero(anycol)
+        g = self.form.g(z, m.S, P)
+        gain = self.form.gain(z)
+        for j in cols.tolist():
+            rows = np.flatnonzero(near[:, j])
+            if j in m.sliding:
+                rows = np.union1d(rows, m.sliding[j])
+            self.form.project(z, j, rows)
+            if self.coupled:
+                reps = np.unique(self.rep[rows])
+                if any(self.line_rows[int(r)].size > 1 for r in reps):
+                    self._settle_lines(t, reps, j, g, gain, trig)
+                    continue
+            if rows.size == 1:
+                self._settle_pair(t, int(rows[0]), j, g, gain, (int(rows[0]), j) in trig)
+            else:
+                self._settle_neuron(t, rows, j, g, gain, np.array([(int(i), j) in trig for i in rows]))
+        self.check_dead(t, cols)
+
+    def _settle_pair(self, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
+        """One on-surface pair of neuron j (:func:`switching.resolve_pair`)."""
+        m = self.mode
+        prev = int(m.side[i, j])
+        state, slope, rep = switching.resolve_pair(m.S, g, self.K, gain, i, j, self.alpha, prev if trig else 0)
+        self._log(t, i, j, prev, state, trig, rep)
+        m.S[i, j] = slope
+        m.side[i, j] = 1 if state == switching.ACTIVE else (0 if state == switching.SLIDING else -1)
+        m.armed[i, j] = False
+        if state == switching.SLIDING:
+            m.sliding[j] = np.array([i])
+        else:
+            m.sliding.pop(j, None)
+
+    def _settle_neuron(self, t: float, rows: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray, trig: np.ndarray) -> None:
+        """Several on-surface pairs of neuron j, settled jointly (:func:`switching.resolve_neuron`)."""
+        m = self.mode
+        arrival = np.where(trig, m.side[rows, j], 0)
+        state, slopes, reps = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha, arrival)
+        for k, i in enumerate(rows.tolist()):
+            self._log(t, i, j, int(m.side[i, j]), int(state[k]), bool(trig[k]), bool(reps[k]))
+        m.S[rows, j] = slopes
+        m.side[rows, j] = np.where(state == switching.ACTIVE, 1, np.where(state == switching.SLIDING, 0, -1))
+        m.armed[rows, j] = False
+        slide = rows[state == switching.SLIDING]
+        if slide.size:
+            m.sliding[j] = slide
+        else:
+            m.sliding.pop(j, None)
+
+    def _settle_lines(self, t: float, reps: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray,
+                      trig: set[tuple[int, int]]) -> None:
+        """On-surface lines of neuron j (rows on one line through 0 share the surface, their slopes coupled:
+        :func:`switching.resolve_lines`); every member pair is logged, sided and disarmed."""
+        m = self.mode
+        members = [self.line_rows[int(r)] for r in reps]
+        signs = [self.sgn[rows] for rows in members]
+        arrival = np.zeros(len(members), dtype=int)
+        for q, rows in enumerate(members):
+            hit = [int(i) for i in rows if (int(i), j) in trig]
+            if hit:  # the representative's side before the event: the hit row's side, oriented
+                arrival[q] = int(m.side[hit[0], j]) * int(self.sgn[hit[0]])
+        state, slopes, reps_flag = switching.resolve_lines(m.S, g, self.K, gain, j, members, signs, self.alpha, arrival)
+        sliding = []
+        for q, rows in enumerate(members):
+            for i in rows.tolist():
+                if state[q] == switching.SLIDING:
+                    new, side = switching.SLIDING, 0
+                else:
+                    up = (state[q] == switching.ACTIVE) == (self.sgn[i] > 0)
+                    new, side = (switching.ACTIVE, 1) if up else (switching.INACTIVE, -1)
+                self._log(t, i, j, int(m.side[i, j]), new, (i, j) in trig, bool(reps_flag[q]))
+                m.side[i, j] = side
+            m.S[rows, j] = switching.member_slopes(slopes[q], signs[q], self.alpha)
+            m.armed[rows, j] = False
+            if state[q] == switching.SLIDING:
+                sliding.append(int(rows[0]))
+        if sliding:
+            m.sliding[j] = np.array(sliding)
+        else:
+            m.sliding.pop(j, None)
+
+    def _log(self, t: float, i: int, j: int, prev: int, new: int, trig: bool, rep: bool) -> None:
+        kind, direction = switching.event_kind(prev, new, trig, rep)
+        if kind == "sliding":
+            self.slide_entries[i, j] += 1
+            if self.slide_entries[i, j] > STICKY_AFTER:
+                self.slide_tol[i, j] = slide_tolerance(self.slide_entries[i, j])
+                self.stats["sticky_pairs"] = int(np.sum(self.slide_tol > SLIDE_TOL))
+        if rep:
+            self.stats["nonunique"] += 1
+        if kind is not None:
+            self.events.append(Event(float(t), i, j, kind, direction))
+
+    def check_dead(self, t: float, cols: np.ndarray | None = None) -> None:
+        """alpha = 0: log and freeze neurons with an all-inactive, non-sliding column of S
+        (among ``cols``, the columns that just changed, when given)."""
+        if self.alpha != 0.0:
+            return
+        m = self.mode
+        for j in (range(m.dead.size) if cols is None else cols.tolist()):
+            if not m.dead[j] and j not in m.sliding and not m.S[:, j].any():
+                m.dead[j] = True
+                self.events.append(Event(float(t), -1, j, "dead", 0))
+
+    def initial_mode(self, t0: float) -> None:
+        m = self.mode
+        P = self.form.preact(self.z)
+        m.S[:] = self.fieldobj.mode(P)
+        m.side[:] = np.where(P > 0.0, 1, -1)
+        on = np.abs(P) <= self.tau(self.z)
+        if np.any(on):
+            m.S[on] = self.alpha
+            m.side[on] = -1
+            self.settle(t0, self.z, [])
+        self.check_dead(t0)
