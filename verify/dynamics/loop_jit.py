@@ -19,7 +19,7 @@ arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_nor
 [k (next sample), rejected, null_restarts, calm, n_events], counters in ``stats`` (``STAT_*``).
 It calls the kernels the Python iteration calls (steps, controller, scan, dense output, re-arming, the switching
 law, the projection), so both take the same steps to rounding (Python's products at an event point go through BLAS).
-In log time (``land``) every step ends on the next sample time, as in Python (:mod:`events`, "Samples").
+In log time (``land``) every step ends on the next sample time, as in Python (:mod:`engine`, "Samples").
 """
 
 from __future__ import annotations

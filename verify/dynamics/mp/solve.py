@@ -1,13 +1,14 @@
 """``solve_mp``: the high-precision reference backend (Taylor series per mode, exact events).
 
-Loop (the same structure as the float64 event engine, :mod:`verify.dynamics.events`; the
+Loop (the same structure as the float64 event engine, :mod:`verify.dynamics.engine`; the
 driver is :mod:`engine`): in the current mode, build the Taylor series of the solution
 (:mod:`series`, vectorised over neurons and data), pick the step from the series' tail
 (:mod:`integrator`), locate the first event of every pair on the step's polynomial to full
 precision (:mod:`screen` rules out in float64 the pairs that cannot cross, :mod:`events`
 locates the others), write the requested samples from the series, and at an event move
 there, put every pair within tau_ij = 10^-dps ||x_i|| ||w_j|| of its surface onto it
-(projection), settle those pairs jointly per neuron with the float64 rules, log the events,
+(projection), settle those pairs jointly per neuron by the switching law both backends share
+(:mod:`verify.dynamics.switching`), log the events,
 and restart. Filippov sliding is continued (slopes as series, exits as events), as in the
 float64 backend. With alpha = 0 a neuron whose slope column is all inactive and not sliding
 is dead: logged once (kind "dead", i = -1) and frozen.
