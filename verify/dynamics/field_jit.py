@@ -43,7 +43,7 @@ def _poly_weight(m: float) -> float:
 
 
 @numba.njit(cache=True)
-def _weight(m: float, loss: int) -> float:
+def margin_weight(m: float, loss: int) -> float:
     """w(m), m = y f, for the loss with code ``loss`` (``Loss.jit_code``: 0 exp, 1 logistic, 2 logistic2,
     3 square, 4 poly)."""
     if loss == 0:
@@ -55,15 +55,6 @@ def _weight(m: float, loss: int) -> float:
     if loss == 4:
         return _poly_weight(m)
     return 1.0 - m
-
-
-@numba.njit(cache=True)
-def loss_weights(y: np.ndarray, f: np.ndarray, loss: int) -> np.ndarray:
-    """g_i = y_i w(y_i f_i) (:func:`_weight`)."""
-    g = np.empty(y.size)
-    for i in range(y.size):
-        g[i] = y[i] * _weight(y[i] * f[i], loss)
-    return g
 
 
 @numba.njit(cache=True)
@@ -94,7 +85,7 @@ def output_factors(z: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d:
 
 @numba.njit(cache=True)
 def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, loss: int) -> np.ndarray:
-    """g_i = y_i w(y_i f_i) (:func:`loss_weights`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes
+    """g_i = y_i w(y_i f_i) (:func:`margin_weight`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes
     S * P (in place)."""
     n, h = PS.shape
     g = np.empty(n)
@@ -104,7 +95,7 @@ def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, lo
         for j in range(h):
             row[j] *= S[i, j]
             fi += row[j] * a[j]
-        g[i] = y[i] * _weight(y[i] * fi, loss)
+        g[i] = y[i] * margin_weight(y[i] * fi, loss)
     return g
 
 

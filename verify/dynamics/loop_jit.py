@@ -242,13 +242,14 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             changed = False
             if polar:
                 U = z[h:].reshape(h, d)
+                norms = _row_norms(U)
                 worst = 0.0
                 for j in range(h):
-                    worst = max(worst, abs(np.sqrt(np.dot(U[j], U[j])) - 1.0))
+                    worst = max(worst, abs(norms[j] - 1.0))
                 drift = max(drift, worst)
                 if worst > UNIT_NORM_TOL:
                     for j in range(h):
-                        U[j] /= np.sqrt(np.dot(U[j], U[j]))
+                        U[j] /= norms[j]
                     changed = True
             if changed:
                 f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)

@@ -25,7 +25,7 @@ small-initialisation lemmas measure when yhat is of order eps^2. ``log_value`` i
 the loss, finite even where the loss itself underflows.
 
 One specification for every backend: each built-in :class:`Loss` carries, next to its numpy
-formulas, ``jit_code`` (the branch of the compiled ``field_jit.loss_weights``; ``LOSS_CODES`` is
+formulas, ``jit_code`` (the branch of the compiled ``field_jit.margin_weight``; ``LOSS_CODES`` is
 built from it) and ``family`` / ``scale`` (:class:`Family`: the form of the weight w = g / y that
 the mpfr ``g_value`` and the Taylor recurrence of :mod:`verify.dynamics.mp.series` build):
 
@@ -115,7 +115,7 @@ class Family(enum.Enum):
 class Loss:
     """A margin loss: value, data weight, g - y and log-value, all vectorised over samples.
 
-    ``jit_code``: branch of ``field_jit.loss_weights``; ``family`` and ``scale``: the weight
+    ``jit_code``: branch of ``field_jit.margin_weight``; ``family`` and ``scale``: the weight
     w = g / y for the mp backend (:class:`Family`); None for a user-defined loss (numpy path only)."""
 
     name: str
