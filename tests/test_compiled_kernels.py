@@ -8,6 +8,7 @@ whole runs through the engine.
 from __future__ import annotations
 
 import dataclasses
+import zlib
 
 import numpy as np
 import pytest
@@ -20,6 +21,14 @@ from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.model.losses import EXP, LOSSES
 
 RNG = np.random.default_rng(20261123)
+
+
+@pytest.fixture(autouse=True)
+def _seeded(request: pytest.FixtureRequest) -> None:
+    """Each test draws from its own seed (its name's CRC): its problems do not depend on which tests ran before it in
+    the same process (pytest-xdist distributes them differently from run to run)."""
+    global RNG
+    RNG = np.random.default_rng(zlib.crc32(request.node.name.encode()))
 
 
 def _problem(n: int, h: int, d: int, loss: str, alpha: float = 0.0, train_v: bool = True) -> tuple[NetworkField, np.ndarray]:

@@ -15,6 +15,7 @@ from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.field import NetworkField
 from verify.model.init import balanced_init
+from verify.trajectory import EVENT_KINDS
 
 
 def _both(monkeypatch, run):
@@ -156,7 +157,7 @@ def test_settle_simple_declines_without_touching_the_state():
     state, slope, _rep = switching.resolve_pair(S0, g, K, z0[4:], 0, 0, 0.0, -1)
     assert ok and n_ev == 1 and tuple(ij) == (0, 0) and not armed[0, 0]
     assert side[0, 0] == (1 if state == switching.ACTIVE else -1) and S[0, 0] == slope
-    assert loop_jit.EVENT_KINDS[kd[0]] == ("activate" if state == switching.ACTIVE else "grazing")
+    assert EVENT_KINDS[kd[0]] == ("activate" if state == switching.ACTIVE else "grazing")
 
 
 @pytest.mark.parametrize("compiled", [False, True])

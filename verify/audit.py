@@ -442,7 +442,12 @@ def audit(
     drop_unrepresentable(a, na, ds)
     base = Audit(**a)
     parts = _paper_audits(base, papers)
-    return replace(base, papers=parts) if parts else base
+    if not parts:
+        return base
+    out = replace(base, papers=parts)
+    if "max_margin" in base.__dict__:  # solved by a hook: the cached solution carries over (it depends on the data alone)
+        out.__dict__["max_margin"] = base.__dict__["max_margin"]
+    return out
 
 
 def _paper_audits(base: Audit, ids: Iterable[str] | None) -> dict[str, PaperAudit]:

@@ -80,9 +80,9 @@ import numpy as np
 from verify.dynamics import crossings, engine_jit, loop_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.detect import Detection
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
-from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Mode, Settling
+from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
 from verify.errors import NumericalError
-from verify.trajectory import Event
+from verify.trajectory import EVENT_KINDS, Event
 
 MAX_NULL_RESTARTS = 200
 CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
@@ -116,7 +116,7 @@ class Engine(Settling, Detection):
         self.mode = Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
         self.slide_entries = np.zeros((n, h), dtype=int)
         self.slide_tol = np.full((n, h), SLIDE_TOL)
-        self.handover: Callable[["Engine"], None] | None = None  # sets the mode at t = 0 instead of initial_mode
+        self.handover: Handover | None = None  # the switching state at t = 0 instead of initial_mode
 
     def atol_of(self, z: np.ndarray) -> np.ndarray:
         """Fixed atol, or (Cartesian default) rtol times the size of each component's neuron."""
@@ -243,7 +243,7 @@ class Engine(Settling, Detection):
         if self.handover is None:
             self.initial_mode(self.t_of(cur.s))
         else:
-            self.handover(self)
+            self.adopt(self.handover)
         cur.f = self.rhs(cur.s, cur.z)
         if not np.all(np.isfinite(cur.f)):
             raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
@@ -385,7 +385,7 @@ class CompiledLoop:
         for key, v in zip(("steps", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
             eng.stats[key] += v
         for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
-            eng.events.append(Event(t, i, j, loop_jit.EVENT_KINDS[kind], direction))
+            eng.events.append(Event(t, i, j, EVENT_KINDS[kind], direction))
         if status == loop_jit.CHATTER:
             raise NumericalError(f"no progress past an event at t = {eng.t_of(cur.s):.6g} (chattering)")
         if status == loop_jit.SETTLE:

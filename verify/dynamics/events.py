@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics.engine import Engine
+from verify.dynamics.settle import Handover
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm, PolarForm
 from verify.dynamics.times import sample_times
@@ -22,11 +23,11 @@ LOG_TIME_THRESHOLD = 1e3
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
 
 
-def _pick_log_time(log_time: bool | None, t_end: float) -> bool:
+def pick_log_time(log_time: bool | None, t_end: float) -> bool:
     return t_end > LOG_TIME_THRESHOLD if log_time is None else bool(log_time)
 
 
-def _loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
+def loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
     """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
     with np.errstate(divide="ignore"):  # square loss at an exact fit: log 0 = -inf
         logs = field.loss.log_totals(field.y, outputs)
@@ -62,7 +63,7 @@ def solve_cartesian(
     if W0.ndim != 2 or W0.shape[1] != field.X.shape[1] or v0.shape != (W0.shape[0],):
         raise InputError(f"W0 must be (h, {field.X.shape[1]}) and v0 (h,), got {W0.shape} and {v0.shape}")
     t = sample_times(times)
-    lt = _pick_log_time(log_time, float(t[-1]))
+    lt = pick_log_time(log_time, float(t[-1]))
     form = CartesianForm(field, W0.shape[0], W0.shape[1])
     z0 = form.pack(W0, v0)
     eng = Engine(form, z0, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress)
@@ -84,7 +85,7 @@ def solve_cartesian(
         log_time=lt,
         balancedness_drift_peak=float(np.max(np.abs(c - c0) / np.maximum(peak, np.finfo(float).tiny))),
         shrunk_neurons=[int(j) for j in np.nonzero(np.min(size2, axis=0) < 1e-8 * peak)[0]],
-        **_loss_stats(field, outputs),
+        **loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": "per-neuron" if atol is None else float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
     return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", balancedness_drift=drift, error_estimate=eng.err_sum, stats=stats, params=params)
@@ -120,18 +121,18 @@ def solve_polar(
     progress: Callable[[float], None] | None = None,
     first_step: float | None = None,
     max_step: float = np.inf,
-    handover: Callable[[Engine], None] | None = None,
+    handover: Handover | None = None,
 ) -> Trajectory:
     """Exact gradient flow in polar form (balanced init, v trained): r_j = ln||w_j||, unit u_j, signs s.
 
     W = exp(r) U and v = s exp(r) in the result may underflow to 0 (r < -745); r, U are exact.
     ``balancedness_drift`` is 0 by construction; ``stats["u_norm_drift"]`` is the largest
-    | ||u_j|| - 1 | seen before renormalisation. ``handover(engine)`` (used by
-    :mod:`verify.dynamics.hybrid`) sets the switching mode at t = 0 instead of recomputing it.
+    | ||u_j|| - 1 | seen before renormalisation. ``handover`` (used by
+    :mod:`verify.dynamics.hybrid`): the switching state at t = 0 instead of the one computed from the state.
     """
     r0, U0, sg = check_polar_inputs(field, r0, U0, s)
     t = sample_times(times)
-    lt = _pick_log_time(log_time, float(t[-1]))
+    lt = pick_log_time(log_time, float(t[-1]))
     form = PolarForm(field, sg, r0, U0.shape[1])
     z0 = form.pack(r0, U0)
     atol = rtol if atol is None else float(atol)
@@ -152,7 +153,7 @@ def solve_polar(
         u_norm_drift=eng.unorm_drift,
         weights_underflow_float64=bool(np.any(r < LOG_FLOAT_UNDERFLOW)),
         outputs_underflow_float64=bool(np.any(2.0 * r < LOG_FLOAT_UNDERFLOW)),
-        **_loss_stats(field, outputs),
+        **loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": atol, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": float(t[-1]), "log_time": lt}
     return Trajectory.from_polar(t, r, U, sg, events=eng.events, backend="events", balancedness_drift=0.0,

@@ -77,11 +77,11 @@ from typing import Callable
 
 import numpy as np
 
-from verify.dynamics import events as _events, settle as _settle, switching
-from verify.dynamics.engine import Engine
+from verify.dynamics import events, switching
 from verify.dynamics.field import NetworkField
+from verify.dynamics.limit import PLANE_RTOL, NeuronRun, limit_weights
+from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
-from verify.dynamics.limit import PLANE_RTOL, _NeuronRun, limit_weights
 from verify.errors import NumericalError
 from verify.trajectory import Event, Trajectory
 
@@ -126,7 +126,7 @@ def _log_output_bound(field: NetworkField, r: np.ndarray) -> float:
     return math.log(float(np.max(field.norms))) + lse + math.log1p(OUTPUT_MARGIN)
 
 
-def _sample(runs: list[_NeuronRun], times: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
+def _sample(runs: list[NeuronRun], times: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
     U = np.empty((times.size, len(runs), d))
     R = np.empty((times.size, len(runs)))
     for run in runs:
@@ -134,7 +134,7 @@ def _sample(runs: list[_NeuronRun], times: np.ndarray, d: int) -> tuple[np.ndarr
     return U, R
 
 
-def _r_at(runs: list[_NeuronRun], starts: list[list[float]], t: float) -> np.ndarray:
+def _r_at(runs: list[NeuronRun], starts: list[list[float]], t: float) -> np.ndarray:
     """Exact limit log-norms r_j(t) (segment found by bisection)."""
     r = np.empty(len(runs))
     for j, (run, st) in enumerate(zip(runs, starts)):
@@ -143,7 +143,7 @@ def _r_at(runs: list[_NeuronRun], starts: list[list[float]], t: float) -> np.nda
     return r
 
 
-def switch_time(field: NetworkField, runs: list[_NeuronRun], r0: np.ndarray, d: int, t_end: float) -> tuple[float, int]:
+def switch_time(field: NetworkField, runs: list[NeuronRun], r0: np.ndarray, d: int, t_end: float) -> tuple[float, int]:
     """Safe switch time T_s in [0, t_end] (module docstring) and the number of refinements."""
     log_thr = math.log(F_SAFE)
     g = limit_weights(field)
@@ -166,51 +166,18 @@ def switch_time(field: NetworkField, runs: list[_NeuronRun], r0: np.ndarray, d: 
     return t, MAX_ITER
 
 
-def _segment_at(run: _NeuronRun, t: float):
-    for seg in run.segments:
-        if seg.t0 <= t < seg.t1:
-            return seg
-    return run.segments[-1]
-
-
-def _handover(field: NetworkField, runs: list[_NeuronRun], U: np.ndarray, T_s: float) -> Callable[[Engine], None]:
-    """The engine's mode at T_s, taken from the limit engine (module docstring)."""
-    X, alpha = field.X, field.alpha
-
-    def setup(eng: Engine) -> None:
-        m = eng.mode
-        n, h = m.S.shape
-        P = X @ U.T  # (n, h)
-        tau = PLANE_RTOL * field.norms[:, None] * np.ones((1, h))
-        for j, run in enumerate(runs):
-            seg = _segment_at(run, T_s)
-            dead = alpha == 0.0 and any(e.kind == "dead" and e.t <= T_s for e in run.events)
-            act, sld = seg.active.copy(), seg.sliding.copy()
-            m.side[:, j] = np.where(sld, 0, np.where(act, 1, -1))
-            m.S[:, j] = np.where(act & ~sld, 1.0, alpha)
-            if dead:
-                m.dead[j] = True
-                m.S[:, j] = 0.0
-                m.side[:, j] = -1
-                continue
-            if sld.any():
-                m.sliding[j] = np.flatnonzero(sld)
-            for e in run.events:
-                if e.kind == "sliding" and e.t <= T_s:
-                    eng.slide_entries[e.i, j] += 1
-        eng.slide_tol[:] = _settle.slide_tolerance(eng.slide_entries)
-        eng.stats["sticky_pairs"] = int(np.sum(eng.slide_tol > _settle.SLIDE_TOL))
-        if m.sliding and eng.coupled:  # rows on one line slide together: keep their representatives
-            m.sliding = {j: np.unique(eng.rep[rows]) for j, rows in m.sliding.items()}
-            m.S[:] = eng.effective_S(eng.z)
-        elif m.sliding:
-            ii, jj, c = eng.raw_slopes(eng.z)
-            m.S[ii, jj] = np.clip(c, alpha, 1.0) if alpha < 1.0 else 1.0
-        near = np.abs(P) <= tau
-        m.armed[:] = ~near & (m.side != 0)
-        m.armed[:, m.dead] = True
-
-    return setup
+def _handover(field: NetworkField, runs: list[NeuronRun], U: np.ndarray, T_s: float) -> Handover:
+    """The limit engine's switching state at T_s (module docstring): each neuron's pattern, dead neurons, sliding
+    entries, and the pairs within PLANE_RTOL ||x_i|| of their surface at the limit state U, disarmed."""
+    n, h = field.n, len(runs)
+    side = np.empty((n, h), dtype=int)
+    dead = np.zeros(h, dtype=bool)
+    entries = np.zeros((n, h), dtype=int)
+    for j, run in enumerate(runs):
+        act, sld, dead[j], entries[:, j] = run.pattern_at(T_s)
+        side[:, j] = np.where(sld, 0, np.where(act, 1, -1))
+    disarmed = np.abs(field.X @ U.T) <= PLANE_RTOL * field.norms[:, None]
+    return Handover(side, dead, entries, disarmed)
 
 
 def solve_polar_hybrid(
@@ -229,13 +196,13 @@ def solve_polar_hybrid(
     (|f| <= 2^-60 for every sample, proved by a growth bound), then :func:`events.solve_polar`
     from the limit state and mode at the switch time. Same arguments and result as
     :func:`events.solve_polar`, plus ``stats["limit_phase_until"]`` (module docstring)."""
-    r0, U0, sg = _events.check_polar_inputs(field, r0, U0, s)
+    r0, U0, sg = events.check_polar_inputs(field, r0, U0, s)
     t = sample_times(times)
     t_end = float(t[-1])
     h, d = U0.shape
     start = _time.perf_counter()
 
-    runs: list[_NeuronRun] | None = None
+    runs: list[NeuronRun] | None = None
     T_s, refinements, reason = 0.0, 0, ""
     if not limit_field_is_exact(field):
         reason = "float64 g(y, f) differs from g(y, 0) at some |f| <= 2^-60 on this machine: no limit phase"
@@ -251,7 +218,7 @@ def solve_polar_hybrid(
         horizon = t_end
         for attempt in range(2):
             try:
-                runs = [_NeuronRun(field, g, j, U0[j], float(r0[j]), float(sg[j]), horizon, cap) for j in range(h)]
+                runs = [NeuronRun(field, g, j, U0[j], float(r0[j]), float(sg[j]), horizon, cap) for j in range(h)]
                 break
             except (NumericalError, np.linalg.LinAlgError) as exc:  # Zeno guard etc.: retry up to the bound alone
                 runs = None
@@ -262,18 +229,18 @@ def solve_polar_hybrid(
             T_s, refinements = switch_time(field, runs, r0, d, horizon)
             reason = ""
 
-    lt = _events._pick_log_time(log_time, t_end)
+    lt = events.pick_log_time(log_time, t_end)
     n_lim = int(np.sum(t <= T_s)) if runs is not None else 0
     U = np.empty((t.size, h, d))
     r = np.empty((t.size, h))
-    events: list[Event] = []
+    logged: list[Event] = []
     lim_events: list[Event] = []
     if runs is not None:
         Ul, Rl = _sample(runs, np.append(t[:n_lim], T_s), d)
         U[:n_lim], r[:n_lim] = Ul[:n_lim], Rl[:n_lim]
         U_s, r_s = Ul[-1], Rl[-1]
         lim_events = sorted((e for run in runs for e in run.events if e.t <= T_s), key=lambda e: (e.t, e.j, e.i))
-        events.extend(lim_events)
+        logged.extend(lim_events)
     else:
         U_s, r_s = U0, r0
 
@@ -286,26 +253,26 @@ def solve_polar_hybrid(
             t_ode = t_ode[1:]
         prog = None if progress is None else (lambda tt, _p=progress: _p(tt + T_s))
         ho = _handover(field, runs, U_s, T_s) if runs is not None else None
-        ode = _events.solve_polar(field, r_s, U_s, sg, t_ode, rtol=rtol, atol=atol, log_time=lt, progress=prog, handover=ho)
+        ode = events.solve_polar(field, r_s, U_s, sg, t_ode, rtol=rtol, atol=atol, log_time=lt, progress=prog, handover=ho)
         k = t.size - n_lim
         U[n_lim:], r[n_lim:] = ode.U[-k:], ode.r[-k:]
         if T_s > 0.0:
-            events.extend(Event(e.t + T_s, e.i, e.j, e.kind, e.direction) for e in ode.events)
+            logged.extend(Event(e.t + T_s, e.i, e.j, e.kind, e.direction) for e in ode.events)
         else:
-            events.extend(ode.events)
+            logged.extend(ode.events)
         for key in stats:
             if key in ode.stats:
                 stats[key] = ode.stats[key]
         err += ode.error_estimate
-    stats["n_events"] = len(events)
+    stats["n_events"] = len(logged)
     with np.errstate(under="ignore"):
         outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
     stats.update(
         wall_s=_time.perf_counter() - start,
         log_time=lt,
-        weights_underflow_float64=bool(np.any(r < _events.LOG_FLOAT_UNDERFLOW)),
-        outputs_underflow_float64=bool(np.any(2.0 * r < _events.LOG_FLOAT_UNDERFLOW)),
-        **_events._loss_stats(field, outputs),
+        weights_underflow_float64=bool(np.any(r < events.LOG_FLOAT_UNDERFLOW)),
+        outputs_underflow_float64=bool(np.any(2.0 * r < events.LOG_FLOAT_UNDERFLOW)),
+        **events.loss_stats(field, outputs),
         hybrid=True,
         limit_phase_until=float(T_s),
         limit_phase_events=len(lim_events),
@@ -317,5 +284,5 @@ def solve_polar_hybrid(
         progress(t_end)
     atol_p = rtol if atol is None else float(atol)
     params = {"rtol": rtol, "atol": atol_p, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": t_end, "log_time": lt, "hybrid": True}
-    return Trajectory.from_polar(t, r, U, sg, events=events, backend="events", balancedness_drift=0.0, error_estimate=err,
+    return Trajectory.from_polar(t, r, U, sg, events=logged, backend="events", balancedness_drift=0.0, error_estimate=err,
                                  stats=stats, params=params)

@@ -166,7 +166,7 @@ def limit_mode_state(x_a: np.ndarray, u0: np.ndarray, s: float, t: np.ndarray, r
 
 
 @dataclass
-class _Segment:
+class Segment:
     t0: float
     t1: float
     mode: LimitMode
@@ -174,7 +174,7 @@ class _Segment:
     sliding: np.ndarray
 
 
-class _NeuronRun:
+class NeuronRun:
     """Event loop of one neuron: a list of constant-mode segments and its events."""
 
     def __init__(self, field: NetworkField, g: np.ndarray, j: int, u0: np.ndarray, r0: float, s: float, t_end: float, max_events: int):
@@ -183,7 +183,7 @@ class _NeuronRun:
         self.plane_tol = PLANE_RTOL * field.norms
         self.push_tol = 1e-13 * field.norms * float(np.sum(np.abs(g) * field.norms))
         self.jump = (1.0 - field.alpha) * g  # x_a(active i) - x_a(inactive i) = jump_i x_i
-        self.segments: list[_Segment] = []
+        self.segments: list[Segment] = []
         self.events: list[Event] = []
         self.exact = True
         self.max_events = max_events
@@ -276,7 +276,7 @@ class _NeuronRun:
                 active, sliding = self._resolve(t, plane, active, sliding)
             if self.field.alpha == 0.0 and not active.any() and not sliding.any():
                 self.events.append(Event(t, -1, self.j, "dead", 0))
-                self.segments.append(_Segment(t, self.t_end, LimitMode.start(np.zeros_like(u), u, self.s, r), active, sliding))
+                self.segments.append(Segment(t, self.t_end, LimitMode.start(np.zeros_like(u), u, self.s, r), active, sliding))
                 return
             mode = self._mode(active, sliding, u, r)
             tc = mode.crossing_times(self.X)
@@ -284,16 +284,25 @@ class _NeuronRun:
             tc[sliding] = np.inf
             dt = float(tc.min())
             if not t + dt < self.t_end:
-                self.segments.append(_Segment(t, self.t_end, mode, active, sliding))
+                self.segments.append(Segment(t, self.t_end, mode, active, sliding))
                 return
             n_events += 1
             if n_events > self.max_events:
                 raise NumericalError(f"limit engine: neuron {self.j} switched mode more than {self.max_events} times by t = {t:.6g} (Zeno?)")
             t_new = t + dt
-            self.segments.append(_Segment(t, t_new, mode, active, sliding))
+            self.segments.append(Segment(t, t_new, mode, active, sliding))
             plane = np.union1d(np.flatnonzero(t + tc <= t_new + TIME_RTOL * max(1.0, t_new)), np.flatnonzero(sliding))
             u_arr, r_arr = mode.state(dt)
             u, r, t = u_arr, float(r_arr), t_new
+
+    def pattern_at(self, t: float) -> tuple[np.ndarray, np.ndarray, bool, np.ndarray]:
+        """(active, sliding, dead, entries) at time t: the pattern of the segment with t0 <= t < t1 (the last one from
+        its end on), dead once a "dead" event is logged at or before t (alpha = 0), and per row the "sliding" events
+        logged at or before t (zero for a dead neuron)."""
+        seg = next((sg for sg in self.segments if sg.t0 <= t < sg.t1), self.segments[-1])
+        dead = self.field.alpha == 0.0 and any(e.kind == "dead" and e.t <= t for e in self.events)
+        rows = [] if dead else [e.i for e in self.events if e.kind == "sliding" and e.t <= t]
+        return seg.active.copy(), seg.sliding.copy(), dead, np.bincount(np.asarray(rows, dtype=np.int64), minlength=self.X.shape[0])
 
     def sample(self, times: np.ndarray, U: np.ndarray, R: np.ndarray) -> None:
         """Fill U[:, j], R[:, j] at the sample times."""
@@ -339,7 +348,7 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     g = limit_weights(field)
     t_end = float(times[-1])
     cap = 10 * field.n + 10 if max_events_per_neuron is None else int(max_events_per_neuron)
-    runs = [_NeuronRun(field, g, j, U0[j] / norms[j], float(r0[j]), float(s[j]), t_end, cap) for j in range(h)]
+    runs = [NeuronRun(field, g, j, U0[j] / norms[j], float(r0[j]), float(s[j]), t_end, cap) for j in range(h)]
     U = np.empty((times.size, h, U0.shape[1]))
     R = np.empty((times.size, h))
     for run in runs:

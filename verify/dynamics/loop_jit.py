@@ -36,8 +36,6 @@ from verify.dynamics.stepper import MIN_STEP_REL, next_size
 
 DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
 STAT_STEPS, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = range(6)
-ACTIVATE, DEACTIVATE, GRAZING, DEAD = 0, 1, 2, 3
-EVENT_KINDS = ("activate", "deactivate", "grazing", "dead")
 
 
 @numba.njit(cache=True)
@@ -112,13 +110,9 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
             nrm = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
             for q in range(d):
                 z[base + q] /= nrm
-        prev = side[i, j]
-        if prev == -1 and state[j] == switching.ACTIVE:
-            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, ACTIVATE, 1)
-        elif prev == 1 and state[j] == switching.INACTIVE:
-            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, DEACTIVATE, -1)
-        elif rep[j] or trig[i, j]:
-            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, GRAZING, 0)
+        kind, direction = switching.event_code(side[i, j], state[j], trig[i, j], rep[j])
+        if kind != switching.NO_EVENT:
+            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, kind, direction)
         if rep[j]:
             stats[STAT_NONUNIQUE] += 1
         S[i, j] = slope[j]
@@ -130,7 +124,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
                 continue
             if not np.any(S[:, j] != 0.0):
                 dead[j] = True
-                _log(ev_t, ev_ij, ev_kd, ks, t, -1, j, DEAD, 0)
+                _log(ev_t, ev_ij, ev_kd, ks, t, -1, j, switching.EV_DEAD, 0)
     return True
 
 

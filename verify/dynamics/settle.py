@@ -41,6 +41,17 @@ class Mode:
     dead: np.ndarray  # (h,) bool
     sliding: dict[int, np.ndarray] = dc_field(default_factory=dict)
 
+@dataclass(frozen=True)
+class Handover:
+    """A switching state to start from at t = 0 instead of :meth:`Settling.initial_mode` (the hybrid engine hands over
+    the limit engine's state at its switch time, :mod:`verify.dynamics.hybrid`)."""
+
+    side: np.ndarray  # (n, h) +1 active, -1 inactive, 0 sliding
+    dead: np.ndarray  # (h,) bool: frozen neurons (alpha = 0)
+    slide_entries: np.ndarray  # (n, h) sliding entries so far (the hysteresis of pairs that keep re-entering)
+    disarmed: np.ndarray  # (n, h) bool: pairs within rounding of their surface, re-armed once they have left it
+
+
 class Settling:
     """The event-point half of :class:`engine.Engine` (module docstring)."""
 
@@ -155,6 +166,29 @@ class Settling:
             if not m.dead[j] and j not in m.sliding and not m.S[:, j].any():
                 m.dead[j] = True
                 self.events.append(Event(float(t), -1, j, "dead", 0))
+
+    def adopt(self, state: Handover) -> None:
+        """Start from ``state``: sides, slopes (1 active, alpha inactive, 0 dead, the Filippov slope of a sliding pair at
+        the state z), the sliding hysteresis, and armed pairs (all but the disarmed and the sliding ones; every pair
+        of a dead neuron). No event is logged."""
+        m = self.mode
+        m.side[:] = state.side
+        m.S[:] = np.where(state.side == 1, 1.0, self.alpha)
+        m.dead[:] = state.dead
+        m.S[:, m.dead] = 0.0
+        m.side[:, m.dead] = -1
+        m.sliding = {j: np.flatnonzero(m.side[:, j] == 0) for j in range(m.dead.size) if np.any(m.side[:, j] == 0)}
+        self.slide_entries[:] = state.slide_entries
+        self.slide_tol[:] = slide_tolerance(self.slide_entries)
+        self.stats["sticky_pairs"] = int(np.sum(self.slide_tol > SLIDE_TOL))
+        if m.sliding and self.coupled:  # rows on one line slide together: keep their representatives
+            m.sliding = {j: np.unique(self.rep[rows]) for j, rows in m.sliding.items()}
+            m.S[:] = self.effective_S(self.z)
+        elif m.sliding:
+            ii, jj, c = self.raw_slopes(self.z)
+            m.S[ii, jj] = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else 1.0
+        m.armed[:] = ~state.disarmed & (m.side != 0)
+        m.armed[:, m.dead] = True
 
     def initial_mode(self, t0: float) -> None:
         m = self.mode

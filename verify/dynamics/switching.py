@@ -34,6 +34,8 @@ from typing import Any, Callable
 import numba
 import numpy as np
 
+from verify.trajectory import EVENT_KINDS
+
 ACTIVE, INACTIVE, SLIDING = 1, 0, 2
 D_TOL = 1e-12
 TINY = float(np.finfo(float).tiny)
@@ -85,21 +87,34 @@ def repelling(d0: np.ndarray, d1: np.ndarray, tol: np.ndarray) -> np.ndarray:
     return (d0 < -tol) & (d1 > tol)
 
 
-def event_kind(prev: int, new: int, trig: bool, rep: bool) -> tuple[str | None, int]:
-    """(kind or None, direction) of a settled pair that was on side ``prev`` (+1 active, -1 inactive, 0 sliding)
-    and is now in state ``new``; ``trig``: it was a detected crossing, ``rep``: both sides repel (every backend
-    logs events by this rule)."""
+NO_EVENT = -1
+EV_ACTIVATE, EV_DEACTIVATE, EV_SLIDING, EV_SLIDING_EXIT, EV_GRAZING, EV_DEAD = (
+    EVENT_KINDS.index(k) for k in ("activate", "deactivate", "sliding", "sliding_exit", "grazing", "dead"))
+
+
+@numba.njit(cache=True)
+def event_code(prev: int, new: int, trig: bool, rep: bool) -> tuple[int, int]:
+    """(kind, direction) of a settled pair that was on side ``prev`` (+1 active, -1 inactive, 0 sliding) and is now
+    in state ``new``; ``trig``: it was a detected crossing, ``rep``: both sides repel. The kind is an index into
+    ``trajectory.EVENT_KINDS`` or NO_EVENT. The one event rule: the compiled loop calls it, every other backend
+    through :func:`event_kind`."""
     if new == SLIDING:
-        return (None if prev == 0 else "sliding"), 0
+        return (NO_EVENT if prev == 0 else EV_SLIDING), 0
     if prev == 0:
-        return "sliding_exit", (1 if new == ACTIVE else -1)
+        return EV_SLIDING_EXIT, (1 if new == ACTIVE else -1)
     if prev == -1 and new == ACTIVE:
-        return "activate", 1
+        return EV_ACTIVATE, 1
     if prev == 1 and new == INACTIVE:
-        return "deactivate", -1
+        return EV_DEACTIVATE, -1
     if rep or trig:
-        return "grazing", 0
-    return None, 0
+        return EV_GRAZING, 0
+    return NO_EVENT, 0
+
+
+def event_kind(prev: int, new: int, trig: bool, rep: bool) -> tuple[str | None, int]:
+    """:func:`event_code` with the kind's name (None for no event)."""
+    code, direction = event_code(int(prev), int(new), bool(trig), bool(rep))
+    return (None if code == NO_EVENT else EVENT_KINDS[code]), direction
 
 
 def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np.ndarray, nums: Numbers = FLOAT64) -> np.ndarray:

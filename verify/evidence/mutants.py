@@ -206,11 +206,11 @@ def _loss_derivative(name: str) -> Callable[[], contextlib.AbstractContextManage
 
 
 def _limit_skip_crossing() -> contextlib.AbstractContextManager:
-    """Every 10th switching point of the limit engine (``_NeuronRun._resolve`` at t > 0) is skipped:
+    """Every 10th switching point of the limit engine (``NeuronRun._resolve`` at t > 0) is skipped:
     the pattern is kept, no event is logged, the neuron moves on in the old mode."""
     from verify.dynamics import limit
 
-    original = limit._NeuronRun._resolve
+    original = limit.NeuronRun._resolve
     count = [0]
 
     def resolve(self: Any, t: float, plane: np.ndarray, active: np.ndarray, sliding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -220,7 +220,7 @@ def _limit_skip_crossing() -> contextlib.AbstractContextManager:
                 return active.copy(), sliding.copy()
         return original(self, t, plane, active, sliding)
 
-    return _patched((limit._NeuronRun, "_resolve", resolve))
+    return _patched((limit.NeuronRun, "_resolve", resolve))
 
 
 def _limit_alignment_slow() -> contextlib.AbstractContextManager:
@@ -255,7 +255,7 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
            "verify/dynamics/forms.py CartesianForm.rhs_numpy, verify/dynamics/field.py NetworkField.cartesian",
            _v_sign_flipped),
     Mutant("limit-skip-crossing", "every 10th crossing skipped in the limit engine",
-           "verify/dynamics/limit.py _NeuronRun._resolve", _limit_skip_crossing),
+           "verify/dynamics/limit.py NeuronRun._resolve", _limit_skip_crossing),
     Mutant("limit-alignment-slow", "alignment phase 2x slower in the limit engine",
            "verify/dynamics/limit.py limit_weights", _limit_alignment_slow),
     Mutant("sgd-with-replacement", "SGD epochs drawn with replacement instead of a permutation",

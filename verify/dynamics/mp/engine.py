@@ -6,8 +6,9 @@ order K that the float64 tail allows; the step h_max from the series' tail; the 
 the pairs and the first estimated event, which cuts the step to h (a hair past it). Then the exact
 search on the kept pairs (:class:`locate.Locating`), the samples from the series, and at an event
 the move there, projection and joint settling per neuron (:class:`settling.Settling`); else the
-move to h. Each step adds its tail estimate, the float64 bound rho sum_{k>=K} a_k h^k and the
-rounding level 10^-(dps+5) to the error sum.
+move to h. Each step adds its tail estimate, the float64 bound rho sum_{k>=K} a_k h^k, the
+double-double bound rho_dd sum_{K_mp<=k<K} a_k h^k and the rounding level 10^-(dps+5) to the
+error sum.
 
 Numbers: gmpy2 mpfr in numpy object arrays (vectorised loops in C), at the gmpy2 context
 precision set by the caller; float64 for screening and the high orders.
@@ -21,7 +22,7 @@ import numpy as np
 
 from verify.dynamics.mp import num
 from verify.dynamics.mp.field import MpField, MpMode
-from verify.dynamics.mp.integrator import F64_REL_FLOOR, f64_bound, tail_error
+from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, dd_bound, f64_bound, tail_error
 from verify.dynamics.mp.locate import Locating
 from verify.dynamics.mp.num import mpfr
 from verify.dynamics.mp.planning import Planning
@@ -56,9 +57,10 @@ class Engine(Planning, Locating, Settling):
         self.rounding = mpfr(10) ** (-(dps + GUARD // 2))
         self.mixed = dps + TOL_MARGIN <= MIXED_MAX_DIGITS
         self.rho = F64_REL_FLOOR
+        self.rho_dd = DD_REL_FLOOR
         self.progress = progress
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "min_step": None, "max_step": None, "mp_orders": 0, "all_mp_steps": 0}
+        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "min_step": None, "max_step": None, "mp_orders": 0, "dd_orders": 0, "all_mp_steps": 0}
         self.err_sum = mpfr(0)
         self.unorm_drift = mpfr(0)
         n, h = mf.n, self.h
@@ -138,7 +140,8 @@ class Engine(Planning, Locating, Settling):
             if frac < 1:
                 keep = pre.screen(float(hstep), keep)
             st = self.choose_orders(st0, a, hstep)
-            self.stats["mp_orders"] += st.K - 1
+            self.stats["mp_orders"] += st.K_mp - 1
+            self.stats["dd_orders"] += st.K - st.K_mp
             self.stats["all_mp_steps"] += int(st.K > st.N)
             x_ev, pairs, touches = self.find_events(st, hstep, pre, keep)
             has_event = x_ev is not None and x_ev <= 1
@@ -153,7 +156,8 @@ class Engine(Planning, Locating, Settling):
             self.stats["steps"] += 1
             taken = x_cut * hstep
             rho = self.rho if st.mixed else 0.0
-            self.err_sum += tail_error(a, taken) + f64_bound(a, taken, st.K, rho) + self.rounding
+            self.err_sum += (tail_error(a, taken) + f64_bound(a, taken, st.K, rho) + dd_bound(a, taken, st.K_mp, st.K, self.rho_dd)
+                             + self.rounding)
             self._note_step(taken)
             self.A, self.b = self.move(st, taken if has_event else hstep)
             if has_event:

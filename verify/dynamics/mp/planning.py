@@ -1,18 +1,20 @@
-"""Planning one step of the mp backend: series, step length, screened pairs, mpfr orders.
+"""Planning one step of the mp backend: series, step length, screened pairs, the orders' arithmetic.
 
 1. Scale each Cartesian neuron by a power of two sigma_j (exact) and run the series recurrence
-   (:mod:`series`) in float64 to order N1 = max(8, (N + 1) / 2), and on to N when no event cuts
-   the step at order N1. If the float64 series overflows or its last terms underflow (or for
-   dps > 238, tol beyond float64's range), the series is computed in mpfr to order N and the
-   rest of the step uses its float64 copy.
+   (:mod:`series`) in float64 to order N (compiled). If the float64 series overflows or its last
+   terms underflow at N, its orders up to N1 = max(8, (N + 1) / 2) serve a step that an event cuts
+   or that reaches the end; otherwise (or for dps > 238, tol beyond float64's range) the series
+   is computed in mpfr to order N and the rest of the step uses its float64 copy.
 2. Step length h_max from the tail of the series (:mod:`integrator`).
 3. Screen every pair's preactivation polynomial in float64 (:mod:`screen`): pairs that cannot
    cross on [0, h_max] drop out; the first float64 root of the others sets the step length.
 4. Orders 0..K-1 in mpfr, K the least order with rho sum_{k>=K} a_k h^k <= tol (rho: the float64
-   coefficients' relative error, measured on orders 1..K-1, times 100, at least 1e-13).
+   coefficients' relative error, measured on orders 1..K-1, times 100, at least 1e-13); of these,
+   orders K_mp..K-1 from double-double (:mod:`series_dd`), K_mp >= 3 the least order with
+   rho_dd sum_{k>=K_mp} a_k h^k <= tol (rho_dd likewise, measured against mpfr on orders 2..K_mp-1).
 
 :class:`Planning` is one part of :class:`engine.Engine`: it reads the engine's state, mode,
-field, tolerances and ``rho`` (which it updates).
+field, tolerances, ``rho`` and ``rho_dd`` (which it updates).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import math
 import numpy as np
 
 from verify.dynamics.mp import num, screen
-from verify.dynamics.mp.integrator import F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size
+from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_FLOOR, F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size
 from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
+from verify.dynamics.mp.series_dd import DoubleDouble, double_double
 from verify.dynamics.mp.step import Pairs, Step, finite, normalised, slide_polys, underflow
 
 
@@ -32,10 +35,7 @@ class Planning:
     """The step-planning part of :class:`engine.Engine` (module docstring)."""
 
     def series(self, cols: np.ndarray) -> tuple[Recurrence, Recurrence, np.ndarray]:
-        """mpfr recurrence (not yet extended), float64 recurrence (orders 0..N1) of the scaled state, exponents.
-
-        N1 = max(8, (N + 1) // 2) first: enough for event-limited steps (:meth:`prepare` extends
-        the float64 series to N when the step is not cut by an event)."""
+        """mpfr recurrence (not yet extended), float64 recurrence (orders 0..N, compiled) of the scaled state, exponents."""
         As, bs, e, weight = self.scaled(cols)
         slide_m, slide_f = self.mf.slide_setup(self.mode, cols)
         s = None if self.s is None else self.s[cols]
@@ -43,27 +43,26 @@ class Planning:
         rec_m = self.mf.recurrence(self.form, self.mode, cols, As, bs, weight, s, N, slide_m, mp=True)
         rec_f = self.mf.recurrence(self.form, self.mode, cols, As, bs, weight, s, N, slide_f, mp=False)
         with np.errstate(all="ignore"):
-            rec_f.extend(min(N, max(8, (N + 1) // 2)))
+            rec_f.extend(N)
         return rec_m, rec_f, e
 
     def prepare(self, cols: np.ndarray, remaining) -> tuple:
-        """The plan of one step (:meth:`plan`): float64 orders for the high part where they are
-        finite and do not underflow (else every order in mpfr), at the full order N unless an
-        event cuts the step at order N1."""
+        """The plan of one step (:meth:`plan`): float64 orders for the high part where they are finite and do
+        not underflow, at the full order N; where they overflow or underflow at N, at order N1 = max(8, (N + 1) // 2)
+        if an event cuts the step or it reaches the end; else every order in mpfr."""
         N = self.order
         rec_m, rec_f, e = self.series(cols)
-        while True:
-            if self.mixed and finite(rec_f):
-                plan = self.plan(cols, e, rec_m, rec_f, True, remaining)
+        if self.mixed:
+            for order in dict.fromkeys((N, min(N, max(8, (N + 1) // 2)))):
+                part = rec_f if order == rec_f.k else rec_f.truncated(order)
+                if not finite(part):
+                    continue
+                plan = self.plan(cols, e, rec_m, part, True, remaining)
                 a, h_max, x_est = plan[1], plan[2], plan[5]
-                if not underflow(a):
-                    if rec_f.k < N and x_est >= 1 and h_max < remaining:
-                        with np.errstate(all="ignore"):
-                            rec_f.extend(N)
-                        continue
+                if not underflow(a) and (order == N or x_est < 1 or h_max >= remaining):
                     return plan
-            rec_m.extend(N)
-            return self.plan(cols, e, rec_m, rec_m.floats(), False, remaining)
+        rec_m.extend(N)
+        return self.plan(cols, e, rec_m, rec_m.floats(), False, remaining)
 
     def plan(self, cols: np.ndarray, e: np.ndarray, rec_m: Recurrence, rec_f: Recurrence, mixed: bool, remaining) -> tuple:
         """(step at order rec_f.k, coefficient sizes a_k, h_max, float64 pairs, kept pairs, first-event estimate in units of h_max)."""
@@ -139,23 +138,33 @@ class Planning:
         return Pairs(Pf, I, J, sd, Q, C)
 
     def choose_orders(self, st0: Step, a: list, h) -> Step:
-        """Extend the mpfr recurrence to the least order that the float64 tail allows at step h."""
+        """Extend the mpfr recurrence to the least order K that the float64 tail allows at step h; the orders
+        from K_mp on come from double-double where it applies (:meth:`double_double_orders`)."""
         rec_m, rec_f, scale = st0.rec_m, st0.rec_f, st0.scale
         if not st0.mixed:
             return Step(st0.cols, st0.e, rec_m, rec_f, False, scale)
         rho = self.rho
         K = mp_orders(a, h, rho, self.tol)
-        seen: dict[int, float] = {}  # order k -> max relative difference of the mpfr and float64 coefficients / a_k
+        rec_m.extend(1)
+        dd = double_double(rec_m, rec_f) if K > DD_FIRST_MEASURED + 1 else None  # else no order is left for it
+        seen: dict[int, float] = {}  # order k -> max relative difference of the reference and float64 coefficients / a_k
         while True:
-            rec_m.extend(K - 1)
+            if dd is not None:
+                dd.extend(K - 1)
+                if not dd.usable(1, K - 1):  # beyond double-double's range: this step's reference is mpfr
+                    dd, seen = None, {}
+            if dd is None:
+                rec_m.extend(K - 1)
             worst = 0.0
             for k in range(1, K):
                 if k not in seen:
                     ak = float(a[k])
                     if not ak > 0:
                         continue
-                    dA = np.abs(rec_m.A[k].astype(float) - rec_f.A[k]) / scale[:, None]
-                    db = np.abs(rec_m.b[k].astype(float) - rec_f.b[k]) / scale
+                    A_k, b_k = (rec_m.A[k].astype(float), rec_m.b[k].astype(float)) if dd is None else \
+                        (dd.arrays["A"][k, ..., 0], dd.arrays["b"][k, ..., 0])
+                    dA = np.abs(A_k - rec_f.A[k]) / scale[:, None]
+                    db = np.abs(b_k - rec_f.b[k]) / scale
                     seen[k] = float(max(dA.max(initial=0.0), db.max(initial=0.0))) / ak
                 worst = max(worst, seen[k])
             rho = max(F64_REL_FLOOR, F64_SAFETY * worst)
@@ -164,4 +173,41 @@ class Planning:
                 break
             K = K2
         self.rho = rho
-        return Step(st0.cols, st0.e, rec_m, rec_f, True, scale)
+        K_mp = K if dd is None else self.double_double_orders(dd, a, h, K, scale)
+        return Step(st0.cols, st0.e, rec_m, rec_f, True, scale, K_mp)
+
+    def double_double_orders(self, dd: DoubleDouble, a: list, h, K: int, scale: np.ndarray) -> int:
+        """The least K_mp <= K with rho_dd sum_{k >= K_mp} a_k h^k <= tol: mpfr orders 0..K_mp-1, double-double
+        orders K_mp..K-1 (written into the mpfr recurrence). rho_dd = max(DD_REL_FLOOR, DD_PER_F64 rho,
+        F64_SAFETY x the largest relative difference of the double-double and mpfr coefficients on orders
+        2..K_mp-1, relative to a_k and the neurons' ``scale``). Order 2, the first that the double-double
+        recurrence computes (order 1 is the common seed's), is always measured (K_mp > DD_FIRST_MEASURED)."""
+        rec_m = dd.rec
+        floor = max(DD_REL_FLOOR, DD_PER_F64 * self.rho)
+        rho_dd = floor
+        K_mp = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(a, h, rho_dd, self.tol)))
+        seen: dict[int, float] = {}
+        while True:
+            rec_m.extend(K_mp - 1)
+            worst = 0.0
+            for k in range(2, K_mp):
+                if k not in seen:
+                    ak = float(a[k])
+                    if not ak > 0:
+                        continue
+                    dA = np.abs((rec_m.A[k] - dd.state("A", k)).astype(float)) / scale[:, None]
+                    db = np.abs((rec_m.b[k] - dd.state("b", k)).astype(float)) / scale
+                    seen[k] = float(max(dA.max(initial=0.0), db.max(initial=0.0))) / ak
+                worst = max(worst, seen[k])
+            rho_dd = max(floor, F64_SAFETY * worst)
+            K2 = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(a, h, rho_dd, self.tol)))
+            if K2 <= K_mp:
+                break
+            K_mp = K2
+        if K_mp < K and dd.usable(K_mp, K - 1):
+            dd.fill(K - 1)
+        else:
+            rec_m.extend(K - 1)
+            K_mp = K
+        self.rho_dd = rho_dd
+        return K_mp

@@ -34,6 +34,9 @@ Loss g_i = -l'(y_i, f_i), by the loss's declared ``Loss.family`` (:class:`~verif
                nothing of size z^2 appears (float64 coefficients do not overflow for |z| > 1e154).
 Filippov sliding neuron j (rows R on their surfaces): the products y_R = c_R g_R solve
 K_RR y_R = -sum_{l not in R} SG_lj K_lR, linear in g, so y_k = Kinv_RR b_k order by order.
+
+A float64 recurrence without sliding neurons runs compiled (:mod:`series_jit`, the same
+operations; this numpy recurrence is its oracle in the tests); mpfr and sliding run here.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any, Callable
 import gmpy2
 import numpy as np
 
-from verify.dynamics.mp import num
+from verify.dynamics.mp import num, series_jit
 from verify.errors import InputError
 from verify.model.losses import LOSSES, Family, Loss, get_loss
 
@@ -187,12 +190,31 @@ class Recurrence:
         self.k = 0  # state orders 0..k are known
         self.cap = cap
         self.ks = np.arange(cap + 1)
+        self.compiled = ar is F64 and not slide and isinstance(prod, Dense)
 
     def extend(self, order: int) -> None:
         """Compute state coefficients up to ``order`` (<= cap)."""
-        while self.k < min(order, self.cap):
+        target = min(order, self.cap)
+        if self.compiled and self.k < target:
+            self._extend_compiled(target)
+        while self.k < target:
             self._field_order(self.k)
             self.k += 1
+
+    def _extend_compiled(self, target: int) -> None:
+        """Field orders k..target-1 by :func:`series_jit.extend` (float64, no sliding neuron)."""
+        n, m = self.X.shape[0], self.A.shape[1]
+        if self.pinv is None:
+            self.pinv = np.empty(n)
+        none = np.empty((0, m))
+        flat = (lambda a: np.array(a, dtype=np.float64, order="C"))  # writable C copies: one compiled signature
+        series_jit.extend(int(self.k), int(target), self.form == "polar", series_jit.FAMILY_CODES[self.family],
+                          float(self.scale), bool(self.train_v), flat(self.X), flat(self.y), flat(self.prod.M),
+                          flat(self.weight), np.empty(0) if self.s is None else flat(self.s),
+                          self.A, self.b, self.G, self.g, self.f, self.aux, self.ex, self.q,
+                          none if self.cc is None else self.cc, self.pinv, self.ka, none if self.E is None else self.E,
+                          none if self.kb is None else self.kb, none if self.rho is None else self.rho)
+        self.k = target
 
     # one field order ------------------------------------------------------------------------------
     def _field_order(self, k: int) -> None:
@@ -271,6 +293,13 @@ class Recurrence:
             u[k] = -((js + 2 * k) * cc[1 : k + 1] * u[k - 1 :: -1]).sum(0) / (2 * k)  # integer weights: exact in mpfr
             q[k] = -(self.pinv * self.pinv) * (self.ka[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
         self.g[k] = y * q[k]
+
+    def truncated(self, order: int) -> "Recurrence":
+        """A view of the orders 0..``order`` (<= k) computed so far (shares the arrays; not to be extended)."""
+        out = copy.copy(self)
+        out.k = min(order, self.k)
+        out.cap = out.k
+        return out
 
     def floats(self) -> "Recurrence":
         """A float64 copy of the coefficients computed so far (for screening and step control)."""

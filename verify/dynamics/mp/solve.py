@@ -20,15 +20,17 @@ library's global precision is changed. Step tolerance tol = 10^-(dps + 2) (relat
 in Cartesian form, absolute in ln||w_j|| and u_j in polar form); default order 1.15 (dps + 2)
 + 1 (Jorba-Zou). The series' orders whose terms on the step are below tol / rho (rho >= 1e-13,
 the measured relative error of float64 coefficients times 100) come from a float64 run of the
-same recurrence: on event-limited steps only 4 to 6 orders are computed in mpfr. The returned
+same recurrence, and of the others those below tol / rho_dd (rho_dd >= 1e-28) from a
+double-double run: at 30 digits about 4 orders per step are computed in mpfr. The returned
 mpf carry dps + 10 digits, but mpmath arithmetic on them happens at the *global* precision
 (53 bits by default): wrap post-processing in ``mpmath.workdps(...)`` (``v**2`` outside it
 is rounded to double precision).
 
 Error estimate (``Trajectory.error_estimate``, relative, a float):
 - ``estimate="tail"`` (default): the sum over steps of the local tail estimates (the larger of
-  the last two series terms at the step taken), the bound rho sum_{k >= K} a_k h^k on the
-  float64 orders, and the rounding level of each step; an a-posteriori indicator that
+  the last two series terms at the step taken), the bounds rho sum_{k >= K} a_k h^k on the
+  float64 orders and rho_dd sum_{K_mp <= k < K} a_k h^k on the double-double orders, and the
+  rounding level of each step; an a-posteriori indicator that
   ignores error propagation.
 - ``estimate="rerun"``: the run is repeated at dps + 10 digits (order and tolerance to match)
   and the estimate is the largest difference between the two runs over the samples

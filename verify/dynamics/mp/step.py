@@ -63,12 +63,15 @@ def row_exponents(Z: np.ndarray) -> np.ndarray:
 
 
 class Step:
-    """The series of one step: mpfr orders 0..K-1 and float64 orders 0..N of the scaled state."""
+    """The series of one step: mpfr orders 0..K-1 (K_mp..K-1 from double-double) and float64 orders 0..N of the
+    scaled state."""
 
-    def __init__(self, cols: np.ndarray, e: np.ndarray, rec_m: Recurrence, rec_f: Recurrence, mixed: bool, scale: np.ndarray) -> None:
+    def __init__(self, cols: np.ndarray, e: np.ndarray, rec_m: Recurrence, rec_f: Recurrence, mixed: bool, scale: np.ndarray,
+                 K_mp: int | None = None) -> None:
         self.cols, self.e, self.rec_m, self.rec_f, self.mixed, self.scale = cols, e, rec_m, rec_f, mixed, scale
         self.K = rec_m.k + 1
         self.N = rec_f.k
+        self.K_mp = self.K if K_mp is None else K_mp  # orders K_mp..K-1 of rec_m came from double-double
 
     def evaluate(self, tau) -> tuple[np.ndarray, np.ndarray]:
         """Scaled rows A(t0 + tau) (m, d) and b (m,): mpfr orders by Horner plus the float64 tail."""
