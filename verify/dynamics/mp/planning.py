@@ -20,6 +20,7 @@ field, tolerances, ``rho`` and ``rho_dd`` (which it updates).
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -29,6 +30,22 @@ from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.mp.series_dd import DoubleDouble, double_double
 from verify.dynamics.mp.step import Pairs, Step, finite, normalised, slide_polys, underflow
+
+
+def worst_gap(seen: dict[int, float], orders: range, a: list, scale: np.ndarray,
+              diff: Callable[[int], tuple[np.ndarray, np.ndarray]]) -> float:
+    """max over ``orders`` of max(|dA_k| / scale_j, |db_k| / scale_j) / a_k, the differences ``diff(k)`` of two
+    computations of order k (float64); orders with a_k = 0 are skipped, values are cached in ``seen``."""
+    worst = 0.0
+    for k in orders:
+        if k not in seen:
+            ak = float(a[k])
+            if not ak > 0:
+                continue
+            dA, db = diff(k)
+            seen[k] = float(max((np.abs(dA) / scale[:, None]).max(initial=0.0), (np.abs(db) / scale).max(initial=0.0))) / ak
+        worst = max(worst, seen[k])
+    return worst
 
 
 class Planning:
@@ -155,18 +172,12 @@ class Planning:
                     dd, seen = None, {}
             if dd is None:
                 rec_m.extend(K - 1)
-            worst = 0.0
-            for k in range(1, K):
-                if k not in seen:
-                    ak = float(a[k])
-                    if not ak > 0:
-                        continue
-                    A_k, b_k = (rec_m.A[k].astype(float), rec_m.b[k].astype(float)) if dd is None else \
-                        (dd.arrays["A"][k, ..., 0], dd.arrays["b"][k, ..., 0])
-                    dA = np.abs(A_k - rec_f.A[k]) / scale[:, None]
-                    db = np.abs(b_k - rec_f.b[k]) / scale
-                    seen[k] = float(max(dA.max(initial=0.0), db.max(initial=0.0))) / ak
-                worst = max(worst, seen[k])
+            if dd is None:
+                worst = worst_gap(seen, range(1, K), a, scale, lambda k: (rec_m.A[k].astype(float) - rec_f.A[k],
+                                                                         rec_m.b[k].astype(float) - rec_f.b[k]))
+            else:
+                worst = worst_gap(seen, range(1, K), a, scale, lambda k: (dd.arrays["A"][k, ..., 0] - rec_f.A[k],
+                                                                         dd.arrays["b"][k, ..., 0] - rec_f.b[k]))
             rho = max(F64_REL_FLOOR, F64_SAFETY * worst)
             K2 = mp_orders(a, h, rho, self.tol)
             if K2 <= K or K >= len(a):
@@ -189,16 +200,9 @@ class Planning:
         seen: dict[int, float] = {}
         while True:
             rec_m.extend(K_mp - 1)
-            worst = 0.0
-            for k in range(2, K_mp):
-                if k not in seen:
-                    ak = float(a[k])
-                    if not ak > 0:
-                        continue
-                    dA = np.abs((rec_m.A[k] - dd.state("A", k)).astype(float)) / scale[:, None]
-                    db = np.abs((rec_m.b[k] - dd.state("b", k)).astype(float)) / scale
-                    seen[k] = float(max(dA.max(initial=0.0), db.max(initial=0.0))) / ak
-                worst = max(worst, seen[k])
+            worst = worst_gap(seen, range(DD_FIRST_MEASURED, K_mp), a, scale,
+                              lambda k: ((rec_m.A[k] - dd.state("A", k)).astype(float),
+                                         (rec_m.b[k] - dd.state("b", k)).astype(float)))
             rho_dd = max(floor, F64_SAFETY * worst)
             K2 = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(a, h, rho_dd, self.tol)))
             if K2 <= K_mp:

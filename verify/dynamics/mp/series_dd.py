@@ -148,6 +148,22 @@ def _loss_order(k: int, family: int, scl: float, y: np.ndarray, f: np.ndarray, g
 
 
 @numba.njit(cache=True)
+def _slopes_times(M: np.ndarray, Q: np.ndarray, out: np.ndarray, transposed: bool) -> None:
+    """out = M Q (``transposed``: M^T Q) for float64 slopes M and double-double Q, each sum in index order, the
+    zero slopes skipped."""
+    rows, inner = (M.shape[1], M.shape[0]) if transposed else (M.shape[0], M.shape[1])
+    for r in range(rows):
+        for c in range(Q.shape[1]):
+            sh, sl = 0.0, 0.0
+            for i in range(inner):
+                w = M[i, r] if transposed else M[r, i]
+                if w != 0.0:
+                    h, lo = scale(Q[i, c, 0], Q[i, c, 1], w)
+                    sh, sl = add(sh, sl, h, lo)
+            out[r, c, 0], out[r, c, 1] = sh, sl
+
+
+@numba.njit(cache=True)
 def extend(k0: int, k1: int, polar: bool, family: int, scl: float, train_v: bool, X: np.ndarray, y: np.ndarray,
            M: np.ndarray, weight: np.ndarray, s: np.ndarray, A: np.ndarray, b: np.ndarray, G: np.ndarray, g: np.ndarray,
            f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, pinv: np.ndarray,
@@ -157,6 +173,7 @@ def extend(k0: int, k1: int, polar: bool, family: int, scl: float, train_v: bool
     n, d = X.shape
     m = A.shape[1]
     P = np.zeros((m, d, 2))
+    R = np.zeros((n, d, 2))
     Y = np.zeros((n, d, 2))
     for k in range(k0, k1):
         for j in range(m):
@@ -176,29 +193,18 @@ def extend(k0: int, k1: int, polar: bool, family: int, scl: float, train_v: bool
                         h, lo = mul(A[l, j, c, 0], A[l, j, c, 1], b[k - l, j, 0], b[k - l, j, 1])
                     sh, sl = add(sh, sl, h, lo)
                 P[j, c, 0], P[j, c, 1] = scale(sh, sl, weight[j])
+        _slopes_times(M, P, R, False)
         for i in range(n):
             fh, fl = 0.0, 0.0
             for c in range(d):
-                sh, sl = 0.0, 0.0
-                for j in range(m):
-                    if M[i, j] != 0.0:
-                        h, lo = scale(P[j, c, 0], P[j, c, 1], M[i, j])
-                        sh, sl = add(sh, sl, h, lo)
-                h, lo = scale(sh, sl, X[i, c])
+                h, lo = scale(R[i, c, 0], R[i, c, 1], X[i, c])
                 fh, fl = add(fh, fl, h, lo)
             f[k, i, 0], f[k, i, 1] = fh, fl
         _loss_order(k, family, scl, y, f, g, aux, ex, q, cc, pinv, ka)
         for i in range(n):
             for c in range(d):
                 Y[i, c, 0], Y[i, c, 1] = scale(g[k, i, 0], g[k, i, 1], X[i, c])
-        for j in range(m):
-            for c in range(d):
-                sh, sl = 0.0, 0.0
-                for i in range(n):
-                    if M[i, j] != 0.0:
-                        h, lo = scale(Y[i, c, 0], Y[i, c, 1], M[i, j])
-                        sh, sl = add(sh, sl, h, lo)
-                G[k, j, c, 0], G[k, j, c, 1] = sh, sl
+        _slopes_times(M, Y, G[k], True)
         for j in range(m):
             if polar:
                 sh, sl = 0.0, 0.0
@@ -311,7 +317,7 @@ class DoubleDouble:
         return True
 
     def state(self, name: str, k: int) -> np.ndarray:
-        """State order k of ``name`` ("A" or "b") as mpfr: hi + lo (exact at 106 bits and more)."""
+        """State order k of ``name`` ("A" or "b") as mpfr: hi + lo rounded to the context precision."""
         return to_mpfr(self.arrays[name][k])
 
     def fill(self, order: int) -> None:
