@@ -238,3 +238,54 @@ def test_screened_event_search_matches_full_search(monkeypatch):
     init = balanced_init(10, pc2.d, log_eps=0.0, seed=4)
     tr = simulate(pc2, 1e-3 * init.W0, 1e-3 * init.v0, 40.0, loss="logistic2", form="cartesian")
     assert any(e.kind == "sliding" for e in tr.events)
+
+
+# (e) the handover as a value ---------------------------------------------------------------------
+
+
+def test_settling_adopts_a_handover():
+    """Settling.adopt applied alone: sides and slopes (1 active, alpha inactive, the Filippov slope of a sliding pair
+    in [alpha, 1]), a dead neuron frozen and armed, the sliding hysteresis of a pair that re-entered often, and
+    disarmed pairs; no event is logged."""
+    from verify.dynamics.engine import Engine
+    from verify.dynamics.forms import PolarForm
+    from verify.dynamics.settle import SLIDE_TOL, STICKY_AFTER, Handover
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0]])
+    field = NetworkField(X, np.array([1.0, -1.0, 1.0, -1.0]), "logistic", 0.1)
+    U = np.array([[0.0, 1.0], [0.6, 0.8], [-0.8, 0.6]])
+    s = np.array([1.0, -1.0, 1.0])
+    form = PolarForm(field, s, np.full(3, -30.0), 2)
+    eng = Engine(form, form.pack(np.full(3, -30.0), U), False, 1e-10, np.full(form.size, 1e-10), None)
+    side = np.array([[0, 1, -1], [1, 1, -1], [-1, -1, -1], [-1, 1, -1]])  # pair (0, 0) slides: <x_0, u_0> = 0
+    entries = np.zeros((4, 3), dtype=int)
+    entries[0, 0] = STICKY_AFTER + 2
+    dead = np.array([False, False, True])
+    disarmed = np.zeros((4, 3), dtype=bool)
+    disarmed[1, 1] = True
+    eng.adopt(Handover(side, dead, entries, disarmed))
+    m = eng.mode
+    assert set(m.sliding) == {0} and m.sliding[0].tolist() == [0]
+    assert m.side[0, 0] == 0 and 0.1 <= m.S[0, 0] <= 1.0
+    assert m.S[1, 0] == 1.0 and m.S[2, 0] == 0.1 and m.S[1, 1] == 1.0 and m.S[2, 1] == 0.1
+    assert m.dead.tolist() == [False, False, True] and np.all(m.S[:, 2] == 0.0) and np.all(m.side[:, 2] == -1)
+    assert eng.slide_tol[0, 0] > SLIDE_TOL and eng.stats["sticky_pairs"] == 1
+    assert not m.armed[1, 1] and not m.armed[0, 0] and m.armed[3, 1] and np.all(m.armed[:, 2])
+    assert eng.events == []
+
+
+def test_neuron_run_pattern_at_reads_its_segments_and_events():
+    from verify.dynamics.limit import NeuronRun, limit_weights
+
+    ds = pc2_cross_class_acute()
+    field = NetworkField(ds.X, ds.y, "logistic2")
+    init = balanced_init(10, ds.d, log_eps=0.0, seed=4)
+    U0 = init.W0 / np.linalg.norm(init.W0, axis=1)[:, None]
+    runs = [NeuronRun(field, limit_weights(field), j, U0[j], -40.0, float(np.sign(init.v0[j])), 40.0, 100) for j in range(10)]
+    slid = [(run, e) for run in runs for e in run.events if e.kind == "sliding"]
+    assert slid
+    run, e = slid[0]
+    before, after = run.pattern_at(max(0.0, e.t - 1e-9)), run.pattern_at(e.t)
+    assert not before[1][e.i] and after[1][e.i] and after[3][e.i] == before[3][e.i] + 1
+    last = run.pattern_at(1e9)  # beyond the end: the last segment
+    assert np.array_equal(last[0], run.segments[-1].active) and np.array_equal(last[1], run.segments[-1].sliding)
