@@ -172,3 +172,30 @@ def test_dependent_sliding_surfaces_raise_in_mp():
         M = num.vec(np.array([[1.0, 2.0], [2.0, 4.0]]))
         with pytest.raises(NumericalError):
             mpev.numbers(num.mpfr(1e-12)).solve(M, num.vec(np.array([1.0, 1.0])))
+
+
+def test_the_one_event_rule():
+    """Every (side before, state after, crossing?, repelling?) against the rule's table, through the compiled
+    event_code (what the compiled loop calls) and event_kind (every other backend)."""
+    from itertools import product
+
+    from verify.trajectory import EVENT_KINDS
+
+    A, I, SL = sw.ACTIVE, sw.INACTIVE, sw.SLIDING
+
+    def expected(prev: int, new: int, trig: bool, rep: bool) -> tuple[str | None, int]:
+        if new == SL:
+            return (None if prev == 0 else "sliding"), 0
+        if prev == 0:
+            return "sliding_exit", 1 if new == A else -1
+        if (prev, new) == (-1, A):
+            return "activate", 1
+        if (prev, new) == (1, I):
+            return "deactivate", -1
+        return ("grazing" if trig or rep else None), 0
+
+    for prev, new, trig, rep in product((-1, 0, 1), (A, I, SL), (False, True), (False, True)):
+        want = expected(prev, new, trig, rep)
+        assert sw.event_kind(prev, new, trig, rep) == want
+        code, direction = sw.event_code(prev, new, trig, rep)
+        assert (None if code == sw.NO_EVENT else EVENT_KINDS[code], direction) == want
