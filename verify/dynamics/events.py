@@ -12,9 +12,9 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics.engine import Engine
-from verify.dynamics.settle import Handover
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm, PolarForm
+from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import InputError
 from verify.trajectory import Trajectory

@@ -41,6 +41,7 @@ class Mode:
     dead: np.ndarray  # (h,) bool
     sliding: dict[int, np.ndarray] = dc_field(default_factory=dict)
 
+
 @dataclass(frozen=True)
 class Handover:
     """A switching state to start from at t = 0 instead of :meth:`Settling.initial_mode` (the hybrid engine hands over

@@ -11,7 +11,8 @@ double-double bound rho_dd sum_{K_mp<=k<K} a_k h^k and the rounding level 10^-(d
 error sum.
 
 Numbers: gmpy2 mpfr in numpy object arrays (vectorised loops in C), at the gmpy2 context
-precision set by the caller; float64 for screening and the high orders.
+precision set by the caller; double-double for the middle orders, float64 for screening and the
+high orders.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from verify.dynamics.mp import num
 from verify.dynamics.mp.field import MpField, MpMode
-from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, dd_bound, f64_bound, tail_error
+from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, tail_error, tier_bound
 from verify.dynamics.mp.locate import Locating
 from verify.dynamics.mp.num import mpfr
 from verify.dynamics.mp.planning import Planning
@@ -156,8 +157,8 @@ class Engine(Planning, Locating, Settling):
             self.stats["steps"] += 1
             taken = x_cut * hstep
             rho = self.rho if st.mixed else 0.0
-            self.err_sum += (tail_error(a, taken) + f64_bound(a, taken, st.K, rho) + dd_bound(a, taken, st.K_mp, st.K, self.rho_dd)
-                             + self.rounding)
+            self.err_sum += (tail_error(a, taken) + tier_bound(a, taken, st.K, len(a), rho)
+                             + tier_bound(a, taken, st.K_mp, st.K, self.rho_dd) + self.rounding)
             self._note_step(taken)
             self.A, self.b = self.move(st, taken if has_event else hstep)
             if has_event:

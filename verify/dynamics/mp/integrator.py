@@ -76,14 +76,10 @@ def tail_error(a: list, h) -> "mpfr":
     return out
 
 
-def f64_bound(a: list, h, K: int, rho: float) -> "mpfr":
-    """Error bound of the float64 orders K..N on a step of length h: rho sum_{k >= K} a_k h^k."""
-    return mpfr(rho) * sum((a[k] * h**k for k in range(K, len(a))), mpfr(0))
-
-
-def dd_bound(a: list, h, K_mp: int, K: int, rho_dd: float) -> "mpfr":
-    """Error bound of the double-double orders K_mp..K-1 on a step of length h: rho_dd sum_{K_mp <= k < K} a_k h^k."""
-    return mpfr(rho_dd) * sum((a[k] * h**k for k in range(K_mp, min(K, len(a)))), mpfr(0))
+def tier_bound(a: list, h, start: int, stop: int, rho: float) -> "mpfr":
+    """Error bound of the orders start..stop-1 computed in a cheaper arithmetic with relative error rho, on a step of
+    length h: rho sum_{start <= k < stop} a_k h^k (float64: start K, stop N + 1; double-double: K_mp, K)."""
+    return mpfr(rho) * sum((a[k] * h**k for k in range(start, min(stop, len(a)))), mpfr(0))
 
 
 def mp_orders(a: list, h, rho: float, tol) -> int:
