@@ -8,6 +8,7 @@ import numpy as np
 from verify.claims.model import Claim, Margin
 from verify.evidence import cross_check as xc
 from verify.evidence.mutants import MUTANTS
+from verify.report.content import cross_check_text
 from verify.report.document import build_report, claim_entry
 from verify.report.render_html import render as render_html
 from verify.report.render_md import render_appendix
@@ -34,6 +35,31 @@ def test_holds_is_cross_checked_and_reported() -> None:
     entry = claim_entry(result)
     assert entry["cross_check"]["runs"] == 2 and entry["teeth"] == []
     assert errors(build_report([entry], {"profile": "test", "seed": 0})) == []
+
+
+def test_the_reference_steps_at_a_tolerance_three_digits_beyond_the_claims() -> None:
+    """The 16-digit mp runs step at rtol / 10^3 (rounded to a power of ten, within the backend's [8, 18] digits); the
+    report says so."""
+    assert [xc.reference_tol_digits(r) for r in (1e-4, 1e-10, 3e-11, 1e-13, 1e-16)] == [8, 13, 14, 16, 18]
+    cc = search(_claim(id="xc-tol"), budget=2, seed=0).cross_check
+    assert cc["tol_digits"] == 13 and cc["dps"] == xc.CROSS_DPS
+    assert "(16 digits, tolerance 1e-13)" in cross_check_text(cc)
+
+
+def test_a_step_tolerance_is_for_the_mp_backend_only() -> None:
+    import pytest
+
+    from verify.claims.run import execute
+    from verify.data.generators import orthogonally_separable
+    from verify.errors import InputError
+    from verify.model.init import balanced_init
+    from verify.scenarios import Scenario
+
+    ds = orthogonally_separable(2, 1, 2, 0.3, seed=0, norm_range=(1, 1), split=0.0)
+    sc = Scenario(ds, balanced_init(2, 2, seed=0, eps=0.1), "exp", 0.0, {})
+    assert execute(sc, 1.0, backend="mp", dps=16, tol_digits=13).trajectory.params["tol"] == "1e-13"
+    with pytest.raises(InputError, match="tol_digits applies to backend 'mp' only"):
+        execute(sc, 1.0, backend="events", tol_digits=13)
 
 
 def test_disagreement_is_failed_with_both_values() -> None:
@@ -178,8 +204,8 @@ def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -
 
     real = xc._rerun
 
-    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None):
-        run = real(claim, scenario, backend, dps, rtol)
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
+        run = real(claim, scenario, backend, dps, rtol, tol_digits)
         if backend == "mp" and dps == xc.CROSS_DPS:
             traj = run.trajectory
             run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * 1.01))
@@ -199,8 +225,8 @@ def _mp_runs_moved_by(monkeypatch, factor_at) -> None:
 
     real = xc._rerun
 
-    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None):
-        run = real(claim, scenario, backend, dps, rtol)
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
+        run = real(claim, scenario, backend, dps, rtol, tol_digits)
         if backend == "mp":
             traj = run.trajectory
             run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * factor_at(dps)))
@@ -236,8 +262,8 @@ def _float64_at_the_claims_rtol_moved_by(monkeypatch, factor: float) -> None:
 
     real = xc._rerun
 
-    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None):
-        run = real(claim, scenario, backend, dps, rtol)
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
+        run = real(claim, scenario, backend, dps, rtol, tol_digits)
         if backend == "events" and rtol is None:
             traj = run.trajectory
             run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * factor))
@@ -279,8 +305,8 @@ def test_a_float64_error_that_persists_when_tightened_is_failed(monkeypatch) -> 
 
     real = xc._rerun
 
-    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None):
-        run = real(claim, scenario, backend, dps, rtol)
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
+        run = real(claim, scenario, backend, dps, rtol, tol_digits)
         if backend == "events":
             run = dataclasses.replace(run, trajectory=dataclasses.replace(run.trajectory, W=run.trajectory.W * 1.01))
         return run

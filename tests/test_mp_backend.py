@@ -237,6 +237,24 @@ def test_agrees_with_float64_backend_and_measures_its_error():
     assert ref.balancedness_drift < 1e-28
 
 
+def test_a_looser_step_tolerance_is_cheaper_and_as_accurate_as_it_says():
+    """tol_digits D < dps + 2: the same precision, fewer steps, and the run stays within a few times its own error
+    estimate of the 30-digit reference (the estimate sums steps' tails of about 10^-D)."""
+    field, W0, v0 = toy4_cartesian()
+    times = np.linspace(0.5, 12.0, 12)
+    ref = solve_mp(field, W0, v0, times, dps=30)
+    full = solve_mp(field, W0, v0, times, dps=16)
+    loose = solve_mp(field, W0, v0, times, dps=16, tol_digits=11)
+    assert loose.params["tol"] == "1e-11" and full.params["tol"] == "1e-18"
+    assert loose.stats["order"] < full.stats["order"] and loose.stats["steps"] < full.stats["steps"]
+    assert [(e.i, e.j, e.kind) for e in loose.events] == [(e.i, e.j, e.kind) for e in ref.events]
+    Wr = np.array(ref.W.tolist(), dtype=float)
+    scale = np.sqrt(np.sum(Wr**2, axis=2) + np.array(ref.v.tolist(), dtype=float) ** 2)
+    err = float(np.max(np.abs(np.array(loose.W.tolist(), dtype=float) - Wr) / scale[:, :, None]))
+    assert 1e-16 < loose.error_estimate < 1e-8
+    assert err <= 10 * loose.error_estimate
+
+
 def test_sliding_continued_like_float64():
     """PC2 (no Assumption 1): Filippov sliding pairs, continued through (not stopped)."""
 
@@ -378,6 +396,10 @@ def test_decimal_strings_mpf_and_floats_agree():
         {"form": "polar", "v0": [0.5]},
         {"form": "polar", "W0": [[0.0, 0.0]], "v0": [0.0]},
         {"log_eps": "minus four"},
+        {"tol_digits": 7},
+        {"tol_digits": 33},
+        {"tol_digits": 12.0},
+        {"tol_digits": True},
     ],
 )
 def test_bad_inputs_raise_input_error(kwargs):

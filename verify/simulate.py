@@ -12,8 +12,9 @@ Backends:
 - ``"limit"``: the closed-form eps -> 0 alignment dynamics;
   balanced init only, second layer trained; always polar;
 - ``"mp"``: the mpmath reference backend (:mod:`verify.dynamics.mp`): Taylor series per mode,
-  events located to full precision, ``dps`` digits (default 30); W0/v0 may be float64, mpmath
-  numbers or decimal strings, and are passed on unrounded. Form: "polar" when ``log_eps`` is
+  events located to full precision, ``dps`` digits (default 30), step tolerance 10^-``tol_digits``
+  (default dps + 2; fewer digits give a cheaper, less accurate run at the same precision); W0/v0 may
+  be float64, mpmath numbers or decimal strings, and are passed on unrounded. Form: "polar" when ``log_eps`` is
   given (balanced base), else "cartesian"; W/v come back as object arrays of mpf.
 
 Scale conventions. By default ``W0`` (h, d) and ``v0`` (h,) are the initial weights *already
@@ -30,7 +31,7 @@ balanced init with nonzero rows and ``train_v=True``.
 
 Choices made here: ``dataset`` may be a :class:`verify.Dataset` or a tuple ``(X, y)``;
 options that do not apply to the chosen backend (``lr`` or ``batch_size`` without "gd",
-``dps`` without "mp") raise :class:`verify.InputError` rather than being ignored; ``times``
+``dps`` or ``tol_digits`` without "mp") raise :class:`verify.InputError` rather than being ignored; ``times``
 must be strictly increasing in ``[0, t_end]`` and ``t_end`` is appended when missing.
 
 What float64 cannot integrate (issue #11): weights above 1e150 or initial outputs above 1e300
@@ -91,6 +92,7 @@ def simulate(
     seed: int = 0,
     log_time: bool | None = None,
     progress: bool | None | Callable[..., None] = False,
+    tol_digits: int | None = None,
 ) -> Trajectory:
     """Simulate training of f(x) = sum_j v_j sigma(<w_j, x>) from (W0, v0) up to ``t_end``.
 
@@ -113,9 +115,10 @@ def simulate(
     grid = _time_grid(times, t_end)
     rtol = _check_rtol(rtol)
     if backend == "mp":
-        return _simulate_mp(ds, W0, v0, grid, loss_obj, alpha, dps, log_eps, form, bool(train_v), lr, batch_size)
+        return _simulate_mp(ds, W0, v0, grid, loss_obj, alpha, dps, tol_digits, log_eps, form, bool(train_v), lr,
+                            batch_size)
     W, v = _check_weights(W0, v0, ds.d)
-    lr = _check_backend_options(backend, lr, batch_size, dps, ds.n)
+    lr = _check_backend_options(backend, lr, batch_size, dps, tol_digits, ds.n)
     if log_eps is not None:
         log_eps = _check_log_eps(log_eps)
     _check_float64_scale(ds, W, v, log_eps)
@@ -157,7 +160,7 @@ def simulate(
     return traj
 
 
-def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, alpha: float, dps: Any,
+def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, alpha: float, dps: Any, tol_digits: Any,
                  log_eps: Any, form: str | None, train_v: bool, lr: Any, batch_size: Any) -> Trajectory:
     """Backend "mp": validate the mp-specific options and hand the unrounded weights to solve_mp."""
     from verify.dynamics.mp import solve_mp
@@ -170,7 +173,7 @@ def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, al
     chosen = form or ("polar" if log_eps is not None else "cartesian")
     field = NetworkField.from_dataset(ds, loss, alpha, train_v)
     start = time.perf_counter()
-    traj = solve_mp(field, W0, v0, grid, dps=int(digits), form=chosen,
+    traj = solve_mp(field, W0, v0, grid, dps=int(digits), form=chosen, tol_digits=tol_digits,
                     log_eps=None if log_eps is None else _check_log_eps(log_eps))
     traj.stats.setdefault("wall_time_s", time.perf_counter() - start)
     traj.params.update({"loss": loss.name, "alpha": alpha, "backend": "mp", "form": chosen, "dps": int(digits),
@@ -283,10 +286,11 @@ def _check_log_eps(log_eps: Any) -> float:
     return value
 
 
-def _check_backend_options(backend: str, lr: Any, batch_size: Any, dps: Any, n: int) -> float | None:
-    """Validate lr / batch_size (gd only) and dps (mp only); return lr as a float or None."""
-    if dps is not None:
-        raise InputError(f"dps applies to backend 'mp' only (got backend {backend!r})")
+def _check_backend_options(backend: str, lr: Any, batch_size: Any, dps: Any, tol_digits: Any, n: int) -> float | None:
+    """Validate lr / batch_size (gd only) and dps / tol_digits (mp only); return lr as a float or None."""
+    for name, value in (("dps", dps), ("tol_digits", tol_digits)):
+        if value is not None:
+            raise InputError(f"{name} applies to backend 'mp' only (got backend {backend!r})")
     if backend != "gd":
         if lr is not None:
             raise InputError(f"lr applies to backend 'gd' only (got backend {backend!r})")

@@ -159,12 +159,12 @@ def sample_times(t_end: float, count: int, spacing: str = "mixed") -> np.ndarray
 
 def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: int = 64, backend: str = "events",
             form: str | None = None, dps: int = 30, papers: tuple[str, ...] | None = None,
-            spacing: str = "mixed") -> Run:
+            spacing: str = "mixed", tol_digits: int | None = None) -> Run:
     """Audit the scenario (with the hooks of ``papers``; None: every installed paper), resolve the horizon
     and simulate (balanced inits in log-eps form) the scenario's model (``train_v``).
 
-    Backend "mp" runs the mpmath backend at ``dps`` digits and hands the check a float64 copy
-    of its trajectory (:meth:`Trajectory.to_float`). Backend "gd" takes the scenario's ``lr`` (an
+    Backend "mp" runs the mpmath backend at ``dps`` digits (step tolerance 10^-``tol_digits``, default
+    dps + 2) and hands the check a float64 copy of its trajectory (:meth:`Trajectory.to_float`). Backend "gd" takes the scenario's ``lr`` (an
     InputError where it has none), ``batch_size`` and ``order_seed``; spacing "steps" samples every
     iterate k lr, k = 0 .. floor(t_end / lr) (gd only).
     """
@@ -175,7 +175,9 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     t_end = resolve_horizon(horizon, scenario, report)
     if t_end is None:
         return Run(scenario, report, field, None, None if horizon is None else math.nan)
-    options: dict[str, Any] = {"dps": dps} if backend == "mp" else {"rtol": rtol}
+    if tol_digits is not None and backend != "mp":
+        raise InputError(f"tol_digits applies to backend 'mp' only (got backend {backend!r})")
+    options: dict[str, Any] = {"dps": dps, "tol_digits": tol_digits} if backend == "mp" else {"rtol": rtol}
     if backend == "gd":
         if scenario.lr is None:
             raise InputError("backend 'gd' needs a scenario with a step lr")

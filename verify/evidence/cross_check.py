@@ -3,7 +3,10 @@
 After the search of a trajectory claim on the float64 event engine ends HOLDS, its worst example
 (smallest margin) and a seeded sample of ``SAMPLED`` others are rerun on the float64 engine (the
 run the verdict read) and on the mpmath backend at ``CROSS_DPS`` digits (Taylor series per mode,
-its own event location and loss code: an independent path). At every sample time t_k the states
+its own event location and loss code: an independent path), with step tolerance 10^-D,
+D = ``CROSS_TOL_BEYOND`` digits beyond the claim's rtol (:func:`reference_tol_digits`; at most the backend's
+default dps + 2): its own error, SAFETY errmp in e below, stays about 10^3 times under the SAFETY rtol term, and its
+steps are about a third fewer than at the default tolerance. At every sample time t_k the states
 are compared per neuron j:
 
     Cartesian:  d_kj = ||(w_j, v_j) - (w'_j, v'_j)|| / max(||(w_j, v_j)||, ||(w'_j, v'_j)||)
@@ -71,6 +74,8 @@ import numpy as np
 from verify.claims.model import Claim, as_margin, inconclusive
 from verify.claims.registry import audit_papers
 from verify.claims.run import Run, execute
+from verify.dynamics.mp.engine import TOL_MARGIN
+from verify.dynamics.mp.solve import MIN_TOL_DIGITS
 from verify.errors import VerifyError
 from verify.evidence import stiff_limit
 from verify.model.losses import get_loss
@@ -78,6 +83,7 @@ from verify.scenarios import Scenario
 from verify.simulate import polar_state
 
 CROSS_DPS = 16
+CROSS_TOL_BEYOND = 3  # the CROSS_DPS run's step tolerance is rtol / 10^3 (rounded to a power of ten)
 ESCALATE_DPS = (30, 60)  # a disagreement at CROSS_DPS is rerun at these digits in turn; the last run decides
 # how a FAILED reason names the reference an engine disagreed with
 MP_REFERENCE = f"the mp backend disagree at {CROSS_DPS} digits and at {' and '.join(map(str, ESCALATE_DPS))}"
@@ -117,6 +123,7 @@ class CrossCheck:
     estimate_exceeded: list[str] = field(default_factory=list)  # float64 off beyond its estimate, converging when tightened
     reference_violations: int = 0  # examples whose check fails on the converged mp reference
     disagrees_with: str = MP_REFERENCE  # the first example beyond its error: MP_REFERENCE or STIFF_REFERENCE
+    tol_digits: int | None = None  # D of the CROSS_DPS runs' step tolerance 10^-D (reference_tol_digits)
 
     @property
     def consistent(self) -> bool:
@@ -126,7 +133,7 @@ class CrossCheck:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"runs": self.runs, "engine": self.engine, "backend": self.backend, "dps": CROSS_DPS,
-                               "max_disagreement": self.max_disagreement, "error": self.error,
+                               "tol_digits": self.tol_digits, "max_disagreement": self.max_disagreement, "error": self.error,
                                "pattern_mismatches": self.pattern_mismatches}
         if self.skipped:
             out["skipped"] = list(self.skipped)
@@ -240,20 +247,31 @@ def example_error(run64: Run, runmp: Run, rtol: float, dps: int = CROSS_DPS) -> 
     return SAFETY * (rtol + est(run64)) + SAFETY * est(runmp) + 10.0 ** (1 - dps)
 
 
-def _rerun(claim: Claim, scenario: Scenario, backend: str, dps: int = CROSS_DPS, rtol: float | None = None) -> Run:
+def reference_tol_digits(rtol: float) -> int:
+    """D of the CROSS_DPS run's step tolerance 10^-D: ceil(-log10 rtol) + CROSS_TOL_BEYOND, within
+    [MIN_TOL_DIGITS, CROSS_DPS + TOL_MARGIN] (the mp backend's range at CROSS_DPS digits); a power of ten
+    counts as its exponent whichever way log10 rounds it."""
+    digits = math.ceil(-math.log10(rtol) - 1e-9)
+    return min(CROSS_DPS + TOL_MARGIN, max(MIN_TOL_DIGITS, digits + CROSS_TOL_BEYOND))
+
+
+def _rerun(claim: Claim, scenario: Scenario, backend: str, dps: int = CROSS_DPS, rtol: float | None = None,
+           tol_digits: int | None = None) -> Run:
     return execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples, spacing=claim.spacing,
-                   backend=backend, form=claim.form, dps=dps, papers=audit_papers(claim))
+                   backend=backend, form=claim.form, dps=dps, papers=audit_papers(claim), tol_digits=tol_digits)
 
 
 def _rerun_flow(claim: Claim, scenario: Scenario, run64: Run, dps: int) -> Run:
     """The mp run that ``run64`` is compared with: the same scenario, or for a limit run the flow from eps'
-    (:func:`reference_log_eps`) with its log-norms shifted back by ln eps - ln eps'."""
+    (:func:`reference_log_eps`) with its log-norms shifted back by ln eps - ln eps'. At CROSS_DPS digits the step
+    tolerance is :func:`reference_tol_digits`; the ESCALATE_DPS runs keep the backend's default."""
+    tol_digits = reference_tol_digits(claim.rtol) if dps == CROSS_DPS else None
     if claim.backend != "limit":
-        return _rerun(claim, scenario, "mp", dps)
+        return _rerun(claim, scenario, "mp", dps, tol_digits=tol_digits)
     log_eps = reference_log_eps(run64)
     small = dataclasses.replace(scenario, init=dataclasses.replace(scenario.init, log_eps=log_eps))
     runmp = execute(small, run64.horizon, rtol=claim.rtol, samples=claim.samples, spacing=claim.spacing, backend="mp",
-                    form="polar", dps=dps, papers=audit_papers(claim))
+                    form="polar", dps=dps, papers=audit_papers(claim), tol_digits=tol_digits)
     traj = runmp.trajectory
     assert traj is not None and traj.r is not None
     shifted = dataclasses.replace(traj, r=traj.r + (scenario.init.log_eps - log_eps))
@@ -336,7 +354,7 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
     Examples beyond the cost cap, or whose mp run fails with a :class:`VerifyError` (a numerical
     limit, an input the mp backend refuses), are skipped with the reason.
     """
-    result = CrossCheck(engine=claim.backend)
+    result = CrossCheck(engine=claim.backend, tol_digits=reference_tol_digits(claim.rtol))
     for label, scenario in choose(examples, claim.id, seed):
         try:
             run64 = _rerun(claim, scenario, claim.backend)

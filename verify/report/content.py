@@ -48,13 +48,15 @@ def margin_text(entry: dict[str, Any]) -> str:
 
 
 def cross_check_text(cc: dict[str, Any]) -> str:
-    """e.g. '2 run(s) on mp (16 digits), max disagreement 3.1e-10 <= error 1.2e-07'."""
+    """e.g. '2 run(s) on mp (16 digits, tolerance 1e-13), max disagreement 3.1e-10 (error estimate 1.2e-07)'."""
     if cc.get("not_applicable"):
         return "not applicable: " + str(cc["not_applicable"])
     if not cc.get("runs"):
         return "no run (" + "; ".join(cc.get("skipped") or ["nothing to rerun"]) + ")"
     engine = "" if cc.get("engine", "events") == "events" else f"{cc['engine']} engine vs "
-    text = (f"{engine}{cc['runs']} run(s) on {cc.get('backend', '?')}" + (f" ({cc['dps']} digits)" if cc.get("dps") else "")
+    tol = f", tolerance 1e-{cc['tol_digits']}" if cc.get("tol_digits") else ""
+    digits = f" ({cc['dps']} digits{tol})" if cc.get("dps") else ""
+    text = (f"{engine}{cc['runs']} run(s) on {cc.get('backend', '?')}{digits}"
             + f", max disagreement {fmt(cc.get('max_disagreement'), 2)} (error estimate {fmt(cc.get('error'), 2)})")
     if cc.get("pattern_mismatches"):
         text += f", {cc['pattern_mismatches']} activation sign mismatch(es)"

@@ -23,7 +23,7 @@ import numpy as np
 
 from verify.dynamics.mp import num
 from verify.dynamics.mp.field import MpField, MpMode
-from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, tail_error, tier_bound
+from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, tail_error, terms, tier_bound
 from verify.dynamics.mp.locate import Locating
 from verify.dynamics.mp.num import mpfr
 from verify.dynamics.mp.planning import Planning
@@ -35,7 +35,7 @@ from verify.errors import NumericalError
 from verify.trajectory import Event
 
 GUARD = 10
-TOL_MARGIN = 2  # step tolerance 10^-(dps + TOL_MARGIN): the dps digits survive error propagation
+TOL_MARGIN = 2  # default step tolerance 10^-(dps + TOL_MARGIN): the dps digits survive error propagation
 MIXED_MAX_DIGITS = 240  # above, tol and the last terms leave float64's range: all orders in mpfr
 MAX_NULL_RESTARTS = 200
 EST_MARGIN = 1e-6  # step = (1 + EST_MARGIN) x the float64 estimate of the first event
@@ -48,15 +48,15 @@ class Engine(Planning, Locating, Settling):
     object arrays of mpfr; polar signs ``s``."""
 
     def __init__(self, mf: MpField, form: str, A0: np.ndarray, b0: np.ndarray, s: np.ndarray | None, order: int, dps: int,
-                 progress: Callable[[float], None] | None) -> None:
+                 tol_digits: int, progress: Callable[[float], None] | None) -> None:
         self.mf, self.form = mf, form
         self.A, self.b, self.s = A0, b0, s
         self.h, self.d = A0.shape
         self.order, self.dps = order, dps
-        self.tol = mpfr(10) ** (-(dps + TOL_MARGIN))
+        self.tol = mpfr(10) ** (-tol_digits)
         self.surf = mpfr(10) ** (-dps)
         self.rounding = mpfr(10) ** (-(dps + GUARD // 2))
-        self.mixed = dps + TOL_MARGIN <= MIXED_MAX_DIGITS
+        self.mixed = tol_digits <= MIXED_MAX_DIGITS
         self.rho = F64_REL_FLOOR
         self.rho_dd = DD_REL_FLOOR
         self.progress = progress
@@ -157,8 +157,9 @@ class Engine(Planning, Locating, Settling):
             self.stats["steps"] += 1
             taken = x_cut * hstep
             rho = self.rho if st.mixed else 0.0
-            self.err_sum += (tail_error(a, taken) + tier_bound(a, taken, st.K, len(a), rho)
-                             + tier_bound(a, taken, st.K_mp, st.K, self.rho_dd) + self.rounding)
+            t_taken = terms(a, taken)
+            self.err_sum += (tail_error(a, taken) + tier_bound(t_taken, st.K, len(a), rho)
+                             + tier_bound(t_taken, st.K_mp, st.K, self.rho_dd) + self.rounding)
             self._note_step(taken)
             self.A, self.b = self.move(st, taken if has_event else hstep)
             if has_event:

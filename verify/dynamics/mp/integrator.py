@@ -76,20 +76,27 @@ def tail_error(a: list, h) -> "mpfr":
     return out
 
 
-def tier_bound(a: list, h, start: int, stop: int, rho: float) -> "mpfr":
-    """Error bound of the orders start..stop-1 computed in a cheaper arithmetic with relative error rho, on a step of
-    length h: rho sum_{start <= k < stop} a_k h^k (float64: start K, stop N + 1; double-double: K_mp, K)."""
-    return mpfr(rho) * sum((a[k] * h**k for k in range(start, min(stop, len(a)))), mpfr(0))
+def terms(a: list, h) -> list:
+    """The series' terms a_k h^k on a step of length h (mpfr), shared by :func:`tier_bound` and :func:`mp_orders`."""
+    return [ak * h**k for k, ak in enumerate(a)]
 
 
-def mp_orders(a: list, h, rho: float, tol) -> int:
-    """Smallest K >= 2 with rho sum_{k >= K} a_k h^k <= tol (len(a) when none: all orders in mp)."""
-    N = len(a) - 1
+def tier_bound(t: list, start: int, stop: int, rho: float) -> "mpfr":
+    """Error bound of the orders start..stop-1 computed in a cheaper arithmetic with relative error rho, given the
+    step's :func:`terms` t_k = a_k h^k: rho sum_{start <= k < stop} t_k (float64: start K, stop N + 1; double-double:
+    K_mp, K)."""
+    return mpfr(rho) * sum(t[start:stop], mpfr(0))
+
+
+def mp_orders(t: list, rho: float, tol) -> int:
+    """Smallest K >= 2 with rho sum_{k >= K} t_k <= tol, t_k = a_k h^k the step's :func:`terms` (len(t) when none:
+    all orders in mp)."""
+    N = len(t) - 1
     acc = mpfr(0)
     r = mpfr(rho)
     K = N + 1
     for k in range(N, 1, -1):
-        acc += a[k] * h**k
+        acc += t[k]
         if r * acc > tol:
             break
         K = k

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics.mp import num, screen
-from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_FLOOR, F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size
+from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_FLOOR, F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size, terms
 from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.mp.series_dd import DoubleDouble, double_double
@@ -161,7 +161,8 @@ class Planning:
         if not st0.mixed:
             return Step(st0.cols, st0.e, rec_m, rec_f, False, scale)
         rho = self.rho
-        K = mp_orders(a, h, rho, self.tol)
+        t = terms(a, h)
+        K = mp_orders(t, rho, self.tol)
         rec_m.extend(1)
         dd = double_double(rec_m, rec_f) if K > DD_FIRST_MEASURED + 1 else None  # else no order is left for it
         seen: dict[int, float] = {}  # order k -> max relative difference of the reference and float64 coefficients / a_k
@@ -179,15 +180,15 @@ class Planning:
                 worst = worst_gap(seen, range(1, K), a, scale, lambda k: (dd.arrays["A"][k, ..., 0] - rec_f.A[k],
                                                                          dd.arrays["b"][k, ..., 0] - rec_f.b[k]))
             rho = max(F64_REL_FLOOR, F64_SAFETY * worst)
-            K2 = mp_orders(a, h, rho, self.tol)
+            K2 = mp_orders(t, rho, self.tol)
             if K2 <= K or K >= len(a):
                 break
             K = K2
         self.rho = rho
-        K_mp = K if dd is None else self.double_double_orders(dd, a, h, K, scale)
+        K_mp = K if dd is None else self.double_double_orders(dd, a, t, K, scale)
         return Step(st0.cols, st0.e, rec_m, rec_f, True, scale, K_mp)
 
-    def double_double_orders(self, dd: DoubleDouble, a: list, h, K: int, scale: np.ndarray) -> int:
+    def double_double_orders(self, dd: DoubleDouble, a: list, t: list, K: int, scale: np.ndarray) -> int:
         """The least K_mp <= K with rho_dd sum_{k >= K_mp} a_k h^k <= tol: mpfr orders 0..K_mp-1, double-double
         orders K_mp..K-1 (written into the mpfr recurrence). rho_dd = max(DD_REL_FLOOR, DD_PER_F64 rho,
         F64_SAFETY x the largest relative difference of the double-double and mpfr coefficients on orders
@@ -196,7 +197,7 @@ class Planning:
         rec_m = dd.rec
         floor = max(DD_REL_FLOOR, DD_PER_F64 * self.rho)
         rho_dd = floor
-        K_mp = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(a, h, rho_dd, self.tol)))
+        K_mp = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(t, rho_dd, self.tol)))
         seen: dict[int, float] = {}
         while True:
             rec_m.extend(K_mp - 1)
@@ -204,7 +205,7 @@ class Planning:
                               lambda k: ((rec_m.A[k] - dd.state("A", k)).astype(float),
                                          (rec_m.b[k] - dd.state("b", k)).astype(float)))
             rho_dd = max(floor, F64_SAFETY * worst)
-            K2 = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(a, h, rho_dd, self.tol)))
+            K2 = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(t, rho_dd, self.tol)))
             if K2 <= K_mp:
                 break
             K_mp = K2

@@ -280,6 +280,7 @@ class DoubleDouble:
         self.rec, self.M = rec, np.array(M.M, dtype=np.float64, order="C")
         m = rec.A.shape[1]
         self.arrays: dict[str, np.ndarray] = {}
+        seeds = []  # (target, seeded mpfr orders), split in one call
         for name in STATE + FIELD:
             src = getattr(rec, name)
             if src is None:
@@ -287,9 +288,16 @@ class DoubleDouble:
                 continue
             out = np.zeros(src.shape + (2,))
             seeded = 2 if name in STATE else 1
-            out[:seeded] = _split(src[:seeded])
+            seeds.append((out[:seeded], src[:seeded]))
             self.arrays[name] = out
-        self.pinv = _split(rec.pinv) if rec.pinv is not None else np.zeros((0, 2))
+        self.pinv = np.zeros(rec.pinv.shape + (2,)) if rec.pinv is not None else np.zeros((0, 2))
+        if rec.pinv is not None:
+            seeds.append((self.pinv, rec.pinv))
+        parts = _split(np.concatenate([src.ravel() for _, src in seeds]))
+        start = 0
+        for target, src in seeds:
+            target[...] = parts[start : start + src.size].reshape(target.shape)
+            start += src.size
         flat = (lambda a: np.array(a, dtype=np.float64, order="C"))
         self.inputs = (flat(rec.X.astype(float)), flat(rec.y.astype(float)), self.M, flat(rec.weight.astype(float)),
                        np.zeros(0) if rec.s is None else flat(rec.s.astype(float)))
@@ -312,7 +320,7 @@ class DoubleDouble:
         """State orders k0..k1 are finite and in the range where double-double keeps its precision."""
         for name in STATE:
             hi = np.abs(self.arrays[name][k0 : k1 + 1, ..., 0])
-            if not np.all(np.isfinite(hi)) or np.any(hi > MAX_ABS) or np.any((hi > 0) & (hi < MIN_ABS)):
+            if not ((hi <= MAX_ABS) & ((hi >= MIN_ABS) | (hi == 0.0))).all():  # false for nan too
                 return False
         return True
 

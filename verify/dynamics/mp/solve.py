@@ -16,9 +16,10 @@ is dead: logged once (kind "dead", i = -1) and frozen.
 Precision: inputs are parsed inside ``mpmath.workdps(dps + GUARD)`` (GUARD = 10 digits) and
 the integration runs on gmpy2 mpfr at the same binary precision inside a gmpy2 local context
 (:mod:`num`), in numpy object arrays; results are converted back to mpf exactly. Neither
-library's global precision is changed. Step tolerance tol = 10^-(dps + 2) (relative per neuron
-in Cartesian form, absolute in ln||w_j|| and u_j in polar form); default order 1.15 (dps + 2)
-+ 1 (Jorba-Zou). The series' orders whose terms on the step are below tol / rho (rho >= 1e-13,
+library's global precision is changed. Step tolerance tol = 10^-D, D = ``tol_digits``, by default
+dps + 2 (relative per neuron in Cartesian form, absolute in ln||w_j|| and u_j in polar form; a
+smaller D gives a less accurate run at the same precision, as the cross-check's reference at a
+few digits beyond the float64 run's rtol); default order 1.15 D + 1 (Jorba-Zou). The series' orders whose terms on the step are below tol / rho (rho >= 1e-13,
 the measured relative error of float64 coefficients times 100) come from a float64 run of the
 same recurrence, and of the others those below tol / rho_dd (rho_dd >= 1e-28) from a
 double-double run: at 30 digits about 4 orders per step are computed in mpfr. The returned
@@ -61,6 +62,7 @@ from verify.trajectory import Event, Trajectory
 
 BALANCE_RTOL = 1e-12
 FORMS = ("cartesian", "polar")
+MIN_TOL_DIGITS = 8  # a looser mp run is no reference for the float64 engine (rtol 1e-10 by default)
 ESTIMATES = ("tail", "rerun")
 
 
@@ -81,6 +83,17 @@ def _check_dps(dps: Any) -> int:
     if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or not 15 <= int(dps) <= 2000:
         raise InputError(f"dps must be an integer in [15, 2000], got {dps!r}")
     return int(dps)
+
+
+def check_tol_digits(tol_digits: Any, dps: int) -> int:
+    """D of the step tolerance 10^-D: an integer in [MIN_TOL_DIGITS, dps + TOL_MARGIN] (None: the upper end)."""
+    if tol_digits is None:
+        return dps + TOL_MARGIN
+    if (isinstance(tol_digits, bool) or not isinstance(tol_digits, (int, np.integer))
+            or not MIN_TOL_DIGITS <= int(tol_digits) <= dps + TOL_MARGIN):
+        raise InputError(f"tol_digits must be an integer in [{MIN_TOL_DIGITS}, dps + {TOL_MARGIN} = {dps + TOL_MARGIN}], "
+                         f"got {tol_digits!r}")
+    return int(tol_digits)
 
 
 def _initial_state(field: NetworkField, form: str, W0: Any, v0: Any, log_eps: Any) -> tuple[list, list | None, Any]:
@@ -113,7 +126,7 @@ def _initial_state(field: NetworkField, form: str, W0: Any, v0: Any, log_eps: An
     return r + [c for row in U for c in row], s, le
 
 
-def _run_once(field, W0, v0, times, dps, form, log_eps, order, progress):
+def _run_once(field, W0, v0, times, dps, tol_digits, form, log_eps, order, progress):
     """Parse inputs in mpmath, integrate on gmpy2 mpfr (same binary precision), return mpf."""
     with mpmath.workdps(dps + GUARD):
         z0, s, le = _initial_state(field, form, W0, v0, log_eps)
@@ -123,11 +136,11 @@ def _run_once(field, W0, v0, times, dps, form, log_eps, order, progress):
         mf = MpField(field)
         d = mf.d
         h = len(z0) // (d + 1)
-        N = default_order(dps + TOL_MARGIN) if order is None else int(order)
+        N = default_order(tol_digits) if order is None else int(order)
         z = num.vec([num.fr(x) for x in z0])
         rows, lead = (z[: h * d], z[h * d :]) if form == "cartesian" else (z[h:], z[:h])
         sv = None if s is None else num.vec([num.fr(x) for x in s])
-        run = Engine(mf, form, rows.reshape(h, d), lead, sv, N, dps, progress)
+        run = Engine(mf, form, rows.reshape(h, d), lead, sv, N, dps, tol_digits, progress)
         Z = run.run([num.fr(t) for t in ts])
         Z = [[num.mp(x) for x in zz] for zz in Z]
         run.events = [Event(num.mp(e.t), e.i, e.j, e.kind, e.direction) for e in run.events]
@@ -193,6 +206,7 @@ def solve_mp(
     order: int | None = None,
     progress: Callable[[float], None] | None = None,
     estimate: str = "tail",
+    tol_digits: int | None = None,
 ) -> Trajectory:
     """High-precision event-driven gradient flow (Taylor series per mode, mpmath).
 
@@ -205,8 +219,9 @@ def solve_mp(
     ~1e-16 only, so a Cartesian run from the same floats differs from the polar one at that
     level: pass v0 = s ||W0|| computed in mpmath (or decimal strings) to compare the two.
     ``times``: strictly increasing, >= 0 (floats, mpf or decimal strings); the last is t_end.
-    ``dps``: digits (tolerance 10^-(dps+2), working precision dps + 10); ``order``: Taylor
-    order (default 1.15 (dps + 2) + 1); ``estimate``: "tail" or "rerun" (module docstring).
+    ``dps``: digits (working precision dps + 10); ``tol_digits``: D of the step tolerance 10^-D, in
+    [8, dps + 2] (default dps + 2); ``order``: Taylor order (default 1.15 D + 1); ``estimate``:
+    "tail" or "rerun" (module docstring; the rerun is 10 digits finer in precision and tolerance).
 
     Returns a Trajectory with backend "mp": ``times`` as floats; ``W`` (k, h, d), ``v`` (k, h)
     (and ``r``, ``U`` for polar) as numpy object arrays of mpf; events with ``t`` as mpf (full
@@ -219,12 +234,13 @@ def solve_mp(
     if estimate not in ESTIMATES:
         raise InputError(f"unknown estimate {estimate!r}; choose one of {', '.join(ESTIMATES)}")
     dps = _check_dps(dps)
+    tol_digits = check_tol_digits(tol_digits, dps)
     if order is not None and (isinstance(order, bool) or not isinstance(order, (int, np.integer)) or not 4 <= int(order) <= 1000):
         raise InputError(f"order must be an integer in [4, 1000], got {order!r}")
     if not isinstance(field, NetworkField):
         raise InputError("field must be a verify.dynamics.field.NetworkField")
     start = _time.perf_counter()
-    run, Z, z0, s, le, ts, h, N = _run_once(field, W0, v0, times, dps, form, log_eps, order, progress)
+    run, Z, z0, s, le, ts, h, N = _run_once(field, W0, v0, times, dps, tol_digits, form, log_eps, order, progress)
     d = run.d
     with mpmath.workdps(dps + GUARD):
         arrays = _to_arrays(Z, form, h, d, s)
@@ -247,7 +263,7 @@ def solve_mp(
     if estimate == "rerun":
         dps2 = dps + 10
         order2 = None if order is None else int(order) + int(math.ceil(1.151 * 10))
-        run2, Z2, *_ = _run_once(field, W0, v0, times, dps2, form, log_eps, order2, None)
+        run2, Z2, *_ = _run_once(field, W0, v0, times, dps2, tol_digits + 10, form, log_eps, order2, None)
         with mpmath.workdps(dps2 + GUARD):
             B = _to_arrays(Z2, form, h, d, s)
             diff = _difference(arrays, B, form)
@@ -267,7 +283,7 @@ def solve_mp(
         "loss": field.loss.name,
         "alpha": float(field.alpha),
         "t_end": float(ts[-1]),
-        "tol": f"1e-{dps + TOL_MARGIN}",
+        "tol": f"1e-{tol_digits}",
         "estimate": estimate,
     }
     if le is not None:
