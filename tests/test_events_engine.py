@@ -348,3 +348,23 @@ def test_initial_state_on_hyperplanes():
     tr = solve_cartesian(f, w0, np.array([1.0]), np.array([1.0]))
     assert [(e.i, e.j, e.kind, e.t) for e in tr.events] == [(1, 0, "activate", 0.0)]
     assert tr.W[-1, 0] @ X[1] > 0.1
+
+
+def test_outputs_at_many_samples_are_the_outputs_at_each():
+    """NetworkField.outputs / polar_outputs take a leading sample axis (the trajectories' loss statistics use it); each
+    row is the one-state value (with the mode of that state), at alpha 0 and leaky."""
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((7, 3))
+    y = np.where(rng.standard_normal(7) > 0, 1.0, -1.0)
+    W, v = rng.standard_normal((5, 4, 3)), rng.standard_normal((5, 4))
+    r, s = rng.standard_normal((5, 4)), np.array([1.0, -1.0, 1.0, -1.0])
+    U = W / np.linalg.norm(W, axis=2, keepdims=True)
+    for alpha in (0.0, 0.3):
+        field = NetworkField(X, y, "exp", alpha)
+        many, polar = field.outputs(W, v), field.polar_outputs(r, U, s)
+        assert many.shape == polar.shape == (5, 7)
+        for k in range(5):
+            np.testing.assert_allclose(many[k], field.outputs(W[k], v[k]), rtol=1e-13, atol=1e-15)
+            np.testing.assert_allclose(polar[k], field.polar_outputs(r[k], U[k], s), rtol=1e-13, atol=1e-15)
+            P = X @ W[k].T
+            np.testing.assert_allclose(many[k], (P * np.where(P > 0, 1.0, alpha)) @ v[k], rtol=1e-13, atol=1e-15)

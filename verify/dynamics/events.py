@@ -78,7 +78,7 @@ def solve_cartesian(
     size2 = np.maximum(np.maximum(v**2, ww), np.finfo(float).tiny)
     drift = float(np.max(np.abs(c - c0) / size2))
     peak = np.maximum(np.max(size2, axis=0), v0**2 + np.sum(W0**2, axis=1))
-    outputs = np.array([field.outputs(W[k], v[k]) for k in range(t.size)])
+    outputs = field.outputs(W, v)
     stats = dict(
         eng.stats,
         wall_s=_time.perf_counter() - start,
@@ -145,7 +145,7 @@ def solve_polar(
     U = Z[:, form.h :].reshape(t.size, form.h, form.d)
     U = U / np.linalg.norm(U, axis=2)[:, :, None]
     with np.errstate(under="ignore"):
-        outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
+        outputs = field.polar_outputs(r, U, sg)
     stats = dict(
         eng.stats,
         wall_s=_time.perf_counter() - start,

@@ -66,10 +66,11 @@ class NetworkField:
 
     # Cartesian form -------------------------------------------------------------------------
     def outputs(self, W: np.ndarray, v: np.ndarray, S: np.ndarray | None = None) -> np.ndarray:
-        """f(x_i) for all i; S defaults to the mode of the current pattern."""
-        P = self.X @ W.T
+        """f(x_i) for all i, at one state (W (h, d), v (h,): (n,)) or at several (W (k, h, d), v (k, h): (k, n));
+        S defaults to the mode of the current pattern."""
+        P = np.matmul(self.X, np.swapaxes(W, -1, -2))
         S = self.mode(P) if S is None else S
-        return (P * S) @ v
+        return np.einsum("...nh,...h->...n", P * S, v)
 
     def cartesian(self, W: np.ndarray, v: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(W', v') in mode S."""
@@ -82,10 +83,11 @@ class NetworkField:
 
     # Polar form -----------------------------------------------------------------------------
     def polar_outputs(self, r: np.ndarray, U: np.ndarray, s: np.ndarray, S: np.ndarray | None = None) -> np.ndarray:
-        """f(x_i) = sum_j s_j exp(2 r_j) S_ij <u_j, x_i> (underflows harmlessly to the eps -> 0 limit)."""
-        P = self.X @ U.T
+        """f(x_i) = sum_j s_j exp(2 r_j) S_ij <u_j, x_i> (underflows harmlessly to the eps -> 0 limit), at one state
+        (r (h,), U (h, d): (n,)) or at several (r (k, h), U (k, h, d): (k, n))."""
+        P = np.matmul(self.X, np.swapaxes(U, -1, -2))
         S = self.mode(P) if S is None else S
-        return (P * S) @ (s * np.exp(2.0 * r))
+        return np.einsum("...nh,...h->...n", P * S, s * np.exp(2.0 * r))
 
     def polar(self, r: np.ndarray, U: np.ndarray, s: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(r', U') in mode S; valid for balanced states with the second layer trained."""

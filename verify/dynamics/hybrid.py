@@ -266,7 +266,7 @@ def solve_polar_hybrid(
         err += ode.error_estimate
     stats["n_events"] = len(logged)
     with np.errstate(under="ignore"):
-        outputs = np.array([field.polar_outputs(r[k], U[k], sg) for k in range(t.size)])
+        outputs = field.polar_outputs(r, U, sg)
     stats.update(
         wall_s=_time.perf_counter() - start,
         log_time=lt,

@@ -178,9 +178,9 @@ def _polar_outputs_exp_r() -> contextlib.AbstractContextManager:
     from verify.dynamics.field import NetworkField
 
     def polar_outputs(self: Any, r: np.ndarray, U: np.ndarray, s: np.ndarray, S: np.ndarray | None = None) -> np.ndarray:
-        P = self.X @ U.T
+        P = np.matmul(self.X, np.swapaxes(U, -1, -2))
         S = self.mode(P) if S is None else S
-        return (P * S) @ (s * np.exp(r))
+        return np.einsum("...nh,...h->...n", P * S, s * np.exp(r))
 
     return _patched((NetworkField, "polar_outputs", polar_outputs))
 
