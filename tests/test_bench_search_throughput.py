@@ -25,4 +25,8 @@ def test_quick_prints_examples_per_second() -> None:
         assert r["budget"] == 2 and 1 <= r["examples"] <= 2
         assert r["wall_s"] > 0 and r["examples_per_s"] > 0 and r["as_expected"]
         assert 0 <= r["eval_s"] <= r["wall_s"]
-    assert records[-1]["examples"] == sum(r["examples"] for r in claims)
+    summary = records[-1]
+    assert summary["examples"] == sum(r["examples"] for r in claims) and summary["passes"] == 1
+    assert summary["examples_per_s_passes"] == [summary["examples_per_s"]]
+    assert summary["ratio_to_baseline"] == summary["examples_per_s"] / summary["baseline_per_s"]
+    assert isinstance(summary["target_met"], bool)
