@@ -164,9 +164,9 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     and simulate (balanced inits in log-eps form) the scenario's model (``train_v``).
 
     Backend "mp" runs the mpmath backend at ``dps`` digits (step tolerance 10^-``tol_digits``, default
-    dps + 2) and hands the check a float64 copy of its trajectory (:meth:`Trajectory.to_float`). Backend "gd" takes the scenario's ``lr`` (an
-    InputError where it has none), ``batch_size`` and ``order_seed``; spacing "steps" samples every
-    iterate k lr, k = 0 .. floor(t_end / lr) (gd only).
+    dps + 2) and hands the check a float64 copy of its trajectory (:meth:`Trajectory.to_float`).
+    Backend "gd" takes the scenario's ``lr`` (an InputError where it has none), ``batch_size`` and
+    ``order_seed``; spacing "steps" samples every iterate k lr, k = 0 .. floor(t_end / lr) (gd only).
     """
     init = scenario.init
     ds = scenario.dataset

@@ -133,7 +133,8 @@ class CrossCheck:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"runs": self.runs, "engine": self.engine, "backend": self.backend, "dps": CROSS_DPS,
-                               "tol_digits": self.tol_digits, "max_disagreement": self.max_disagreement, "error": self.error,
+                               "tol_digits": self.tol_digits, "max_disagreement": self.max_disagreement,
+                               "error": self.error,
                                "pattern_mismatches": self.pattern_mismatches}
         if self.skipped:
             out["skipped"] = list(self.skipped)

@@ -19,7 +19,8 @@ the integration runs on gmpy2 mpfr at the same binary precision inside a gmpy2 l
 library's global precision is changed. Step tolerance tol = 10^-D, D = ``tol_digits``, by default
 dps + 2 (relative per neuron in Cartesian form, absolute in ln||w_j|| and u_j in polar form; a
 smaller D gives a less accurate run at the same precision, as the cross-check's reference at a
-few digits beyond the float64 run's rtol); default order 1.15 D + 1 (Jorba-Zou). The series' orders whose terms on the step are below tol / rho (rho >= 1e-13,
+few digits beyond the float64 run's rtol); default order 1.15 D + 1 (Jorba-Zou). The series'
+orders whose terms on the step are below tol / rho (rho >= 1e-13,
 the measured relative error of float64 coefficients times 100) come from a float64 run of the
 same recurrence, and of the others those below tol / rho_dd (rho_dd >= 1e-28) from a
 double-double run: at 30 digits about 4 orders per step are computed in mpfr. The returned
@@ -91,8 +92,8 @@ def check_tol_digits(tol_digits: Any, dps: int) -> int:
         return dps + TOL_MARGIN
     if (isinstance(tol_digits, bool) or not isinstance(tol_digits, (int, np.integer))
             or not MIN_TOL_DIGITS <= int(tol_digits) <= dps + TOL_MARGIN):
-        raise InputError(f"tol_digits must be an integer in [{MIN_TOL_DIGITS}, dps + {TOL_MARGIN} = {dps + TOL_MARGIN}], "
-                         f"got {tol_digits!r}")
+        raise InputError(f"tol_digits must be an integer in [{MIN_TOL_DIGITS}, dps + {TOL_MARGIN} = "
+                         f"{dps + TOL_MARGIN}], got {tol_digits!r}")
     return int(tol_digits)
 
 
