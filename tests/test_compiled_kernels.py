@@ -92,7 +92,8 @@ def test_compiled_rk45_step_matches_python_step(polar, log_time):
     atol = np.full(z.size, 1e-12)
     res = stepper.step_rk45(fun, s0, z, f, h, 1e-9, atol)
     F = stepper.dense_matrix_rk45(res, h)
-    z_new, f_new, err, Fc = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, S, *form.compiled_args(), log_time, *rk_jit.TABLEAU)
+    z_new, f_new, err, Fc = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, S, *form.compiled_args(), log_time,
+                                             rk_jit.no_slide(field.X @ field.X.T, field.alpha), *rk_jit.TABLEAU)
     np.testing.assert_allclose(z_new, res.z_new, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(f_new, res.f_new, rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(Fc, F, rtol=1e-12, atol=1e-13 * np.max(np.abs(F)))
@@ -121,7 +122,7 @@ def test_compiled_dop853_step_matches_python_step(polar, log_time):
     atol = np.full(z.size, 1e-12)
     res = stepper.step(fun, s0, z, f, h, 1e-9, atol)
     F = stepper.dense_matrix(fun, s0, z, f, res, h)
-    args = (S, *form.compiled_args(), log_time)
+    args = (S, *form.compiled_args(), log_time, rk_jit.no_slide(field.X @ field.X.T, field.alpha))
     z_new, f_new, err, K = rk_jit.dop853_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAU_853)
     Fc = rk_jit.dop853_dense(s0, z, f, z_new, f_new, K, h, *args, *rk_jit.DENSE_853)
     # the compiled field sums in loops, numpy in BLAS: each evaluation agrees to rounding, amplified by the 12 stages
@@ -275,3 +276,63 @@ def test_project_off_matches_numpy():
         engine_jit.project_off(got, x)
         np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-15)
         assert abs(x @ got) <= 1e-14 * np.linalg.norm(x) * np.linalg.norm(v)
+
+
+def test_one_row_slopes_solve_the_one_row_sliding_system():
+    """switching.one_row_slopes against its oracle, switching.sliding_slopes (the linear system) with one row; where
+    g_i K_ii = 0 the pair keeps its slope."""
+    field, S = _problem(9, 5, 3, "exp", alpha=0.2)
+    K = field.X @ field.X.T
+    g = RNG.normal(size=9)
+    ii, jj = np.array([0, 3, 7], dtype=np.int64), np.array([1, 2, 4], dtype=np.int64)
+    c = switching.one_row_slopes(S, g, K, ii, jj)
+    for p in range(3):
+        np.testing.assert_allclose(c[p], switching.sliding_slopes(S, g, K, int(jj[p]), ii[p : p + 1])[0], rtol=1e-12)
+    g[3] = 0.0
+    assert switching.one_row_slopes(S, g, K, ii, jj)[1] == S[3, 2]
+
+
+@pytest.mark.parametrize("polar", [False, True])
+@pytest.mark.parametrize("alpha", [0.0, 0.3])
+def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, alpha):
+    """With sliding pairs (one per neuron) the compiled 5(4) and DOP853 steps recompute the Filippov slopes at every
+    stage (rk_jit.filippov_S) as the engine's Python rhs does (Engine.effective_S): the same steps to rounding."""
+    from verify.dynamics.engine import Engine
+
+    field, S = _problem(10, 5, 3, "logistic", alpha=alpha)
+    if polar:
+        form = PolarForm(field, np.where(RNG.random(5) < 0.5, 1.0, -1.0), RNG.normal(size=5) - 1.0, 3)
+        z = np.concatenate([RNG.normal(size=5) * 0.1, RNG.normal(size=15)])
+    else:
+        form = CartesianForm(field, 5, 3)
+        z = 0.5 * RNG.normal(size=form.size)
+    eng = Engine(form, z, False, 1e-9, np.full(z.size, 1e-12), None)
+    S[2, 1], S[6, 4] = 0.5, 0.6  # the sliding pairs' slopes before the step
+    eng.mode.S[:] = S
+    eng.mode.sliding = {1: np.array([2]), 4: np.array([6])}
+    assert eng.compiled_steps()
+    slide = eng.slide_args()
+    S_mid = rk_jit.filippov_S(z, S, slide, *form.compiled_args()[:7], polar)
+    np.testing.assert_allclose(S_mid, eng.effective_S(z), rtol=1e-12, atol=1e-14)
+    ii, jj, c = eng.raw_slopes(z)
+    np.testing.assert_allclose(S_mid[ii, jj], np.clip(c, alpha, 1.0), rtol=1e-12, atol=1e-14)
+    assert S_mid[2, 1] != 0.5 and S_mid[6, 4] != 0.6
+
+    def fun(s: float, zz: np.ndarray) -> np.ndarray:
+        return form.rhs(zz, eng.effective_S(zz))
+
+    s0, h = 0.0, 0.05
+    f = fun(s0, z)
+    atol = np.full(z.size, 1e-12)
+    args = (S, *form.compiled_args(), False, slide)
+    res = stepper.step_rk45(fun, s0, z, f, h, 1e-9, atol)
+    z_new, f_new, err, _F = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAU)
+    np.testing.assert_allclose(z_new, res.z_new, rtol=0.0, atol=1e-13 * np.max(np.abs(res.z_new)))
+    np.testing.assert_allclose(f_new, res.f_new, rtol=0.0, atol=1e-12 * np.max(np.abs(res.f_new)))
+    assert err == pytest.approx(res.err, rel=1e-6)
+    res = stepper.step(fun, s0, z, f, h, 1e-9, atol)
+    z_new, f_new, err, K = rk_jit.dop853_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAU_853)
+    np.testing.assert_allclose(z_new, res.z_new, rtol=0.0, atol=1e-12 * np.max(np.abs(res.z_new)))
+    Fc = rk_jit.dop853_dense(s0, z, f, z_new, f_new, K, h, *args, *rk_jit.DENSE_853)
+    F = stepper.dense_matrix(fun, s0, z, f, res, h)
+    np.testing.assert_allclose(Fc, F, rtol=0.0, atol=1e-10 * np.max(np.abs(F)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from verify.dynamics import detect, engine, settle
+from verify.dynamics import detect, engine, filippov, settle
 from verify.dynamics.mp import engine as mp_engine, locate, planning, settling, step
 
 DYNAMICS = Path(engine.__file__).resolve().parent
@@ -26,6 +26,7 @@ def test_float64_engine_is_composed_of_its_parts():
     assert issubclass(engine.Engine, settle.Settling) and issubclass(engine.Engine, detect.Detection)
     assert engine.Engine.find_events is detect.Detection.find_events
     assert engine.Engine.settle is settle.Settling.settle
+    assert issubclass(engine.Engine, filippov.Filippov) and engine.Engine.effective_S is filippov.Filippov.effective_S
 
 
 def test_mp_engine_is_composed_of_its_parts():

@@ -27,7 +27,7 @@ error controller. After a step cut short by an event, the next step is at most E
 times the part used (the next crossing is probably about as far: in the alignment phase
 crossings come every ~1e-3 time units while the controller would take steps of ~1), and
 steps within CHEAP_STEPS of such a cut use the Dormand-Prince 5(4) pair (6 evaluations, free
-quartic dense output; compiled when no pair slides) instead of DOP853's 15: on such short
+quartic dense output) instead of DOP853's 15: on such short
 steps its error estimate is far below the tolerance anyway. Every step, of either pair, is
 accepted only if its own embedded error estimate passes.
 
@@ -79,6 +79,7 @@ import numpy as np
 
 from verify.dynamics import crossings, engine_jit, loop_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.detect import Detection
+from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
 from verify.errors import NumericalError
@@ -91,13 +92,14 @@ COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: ever
 CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
 
 
-class Engine(Settling, Detection):
+class Engine(Settling, Detection, Filippov):
     """One integration run (mutable working state; created per call)."""
 
     def __init__(self, form: CartesianForm | PolarForm, z0: np.ndarray, log_time: bool, rtol: float, atol: np.ndarray | None, progress: Callable[[float], None] | None) -> None:
         self.form, self.fieldobj = form, form.field
         self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
         self.K = self.X @ self.X.T
+        self._no_slide = rk_jit.no_slide(self.K, self.alpha)
         self.xnorm = form.field.norms
         self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
         self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))
@@ -129,43 +131,11 @@ class Engine(Settling, Detection):
     def s_of(self, t: np.ndarray) -> np.ndarray:
         return np.log1p(t) if self.log_time else np.asarray(t, float)
 
-    # vector field in the current mode -------------------------------------------------------
-    def effective_S(self, z: np.ndarray) -> np.ndarray:
-        """S with the Filippov slopes of the sliding pairs at z (clipped to [alpha, 1])."""
-        m = self.mode
-        if not m.sliding:
-            return m.S
-        S = m.S.copy()
-        ii, jj, c = self.raw_slopes(z)
-        c = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else np.ones_like(c)
-        if self.coupled:
-            for i, j, slope in zip(ii.tolist(), jj.tolist(), c.tolist()):
-                rows = self.line_rows[i]
-                S[rows, j] = switching.member_slopes(slope, self.sgn[rows], self.alpha)
-        else:
-            S[ii, jj] = c
-        self.stats["sliding_evals"] += 1
-        return S
-
+    # vector field in the current mode (the sliding pairs' slopes: :class:`filippov.Filippov`) -----------
     def rhs(self, s: float, z: np.ndarray) -> np.ndarray:
         self.stats["rhs_evals"] += 1
         F = self.form.rhs(z, self.effective_S(z))
         return math.exp(s) * F if self.log_time else F
-
-    def raw_slopes(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Unclipped sliding slopes at z: (i, j, c) arrays over all sliding pairs (with coupled rows: over the sliding
-        lines, i their representative rows and c their slopes)."""
-        m = self.mode
-        g = self.form.g(z, m.S)
-        if not self.coupled:
-            return switching.all_sliding_slopes(m.S, g, self.K, m.sliding)
-        I, J, C = [np.zeros(0, dtype=int)], [np.zeros(0, dtype=int)], [np.zeros(0)]
-        for j, reps in m.sliding.items():
-            members = [self.line_rows[int(r)] for r in reps]
-            C.append(switching.line_slopes(m.S[:, j], g, self.K, members, [self.sgn[r] for r in members], self.alpha))
-            I.append(np.asarray(reps, dtype=int))
-            J.append(np.full(len(reps), j))
-        return np.concatenate(I), np.concatenate(J), np.concatenate(C)
 
     # surface handling -----------------------------------------------------------------------
     def tau(self, z: np.ndarray) -> np.ndarray:
@@ -175,7 +145,7 @@ class Engine(Settling, Detection):
     def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, cheap: bool) -> tuple[stepper.StepResult, np.ndarray | None]:
         """A trial step and, for the 5(4) pair, its dense matrix (None: DOP853's needs 3 more
         rhs evaluations, made by :meth:`dense` only if the step is accepted). Both steps are compiled
-        (:mod:`rk_jit`) when no pair slides and the loss is a built-in one."""
+        (:mod:`rk_jit`) under :meth:`compiled_steps`."""
         atol = self.atol_of(z)
         if not self.compiled_steps():
             if not cheap:
@@ -183,24 +153,29 @@ class Engine(Settling, Detection):
             res = stepper.step_rk45(self.rhs, s, z, f, h, self.step_rtol, atol)
             return res, stepper.dense_matrix_rk45(res, h)
         if not cheap:
-            self.stats["rhs_evals"] += stepper.N_STAGES
-            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU_853)
+            self._count_evals(stepper.N_STAGES)
+            z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.TABLEAU_853)
             return stepper.StepResult(z_new, f_new, K, float(err)), None
-        self.stats["rhs_evals"] += stepper.N_STAGES_RK45
-        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.TABLEAU)
+        self._count_evals(stepper.N_STAGES_RK45)
+        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.TABLEAU)
         return stepper.StepResult(z_new, f_new, None, float(err)), F
 
     def compiled_steps(self) -> bool:
-        """Whether the steps run compiled: a built-in loss and no sliding pair (whose Filippov slopes change
-        within a step)."""
-        return self.form._loss is not None and not self.mode.sliding
+        """Whether the steps run compiled: a built-in loss, and sliding pairs that :meth:`Filippov.slide_args` hands to
+        :mod:`rk_jit` (else the Python rhs)."""
+        return self.form._loss is not None and self.slides_compiled()
+
+    def _count_evals(self, k: int) -> None:
+        self.stats["rhs_evals"] += k
+        if self.mode.sliding:
+            self.stats["sliding_evals"] += k
 
     def dense(self, s: float, z: np.ndarray, f: np.ndarray, res: stepper.StepResult, h: float) -> np.ndarray:
         """The dense matrix of an accepted DOP853 step (3 more rhs evaluations)."""
         if not self.compiled_steps():
             return stepper.dense_matrix(self.rhs, s, z, f, res, h)
-        self.stats["rhs_evals"] += len(rk_jit.DENSE_853[1])
-        return rk_jit.dop853_dense(s, z, f, res.z_new, res.f_new, res.K, h, self.mode.S, *self.form.compiled_args(), self.log_time, *rk_jit.DENSE_853)
+        self._count_evals(len(rk_jit.DENSE_853[1]))
+        return rk_jit.dop853_dense(s, z, f, res.z_new, res.f_new, res.K, h, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.DENSE_853)
 
     # after an accepted step -----------------------------------------------------------------
     def rearm(self, z: np.ndarray) -> None:

@@ -135,6 +135,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tab45, tab853, dense853, cheb, der):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
     n = X.shape[0]
+    slide = (np.empty(0, np.int64), np.empty(0, np.int64), K, alpha)  # no sliding pair on this path
     A5, B5, C5, E5, D5 = tab45
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
@@ -161,11 +162,11 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         tol_abs = rtol * engine_jit.neuron_size_per_component(z, h, d, 1e-300) if per_neuron else atol
         if cheap:
             z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d, loss,
-                                                    train_v, polar, log_time, A5, B5, C5, E5, D5)
+                                                    train_v, polar, log_time, slide, A5, B5, C5, E5, D5)
             evals = B5.size
         else:
             z_new, f_new, err, Kst = rk_jit.dop853_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d,
-                                                        loss, train_v, polar, log_time, A8, B8, C8, E3, E8)
+                                                        loss, train_v, polar, log_time, slide, A8, B8, C8, E3, E8)
             evals = B8.size
         if not np.isfinite(err) or err >= 1.0:
             step = next_size(hs, err if np.isfinite(err) else 1e10, rejected, order)
@@ -175,7 +176,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             continue
         if not cheap:
             F = rk_jit.dop853_dense(s, z, f, z_new, f_new, Kst, hs, S, X, y, sgn, r_ref, h, d, loss, train_v, polar,
-                                    log_time, AX, CX, DX)
+                                    log_time, slide, AX, CX, DX)
             evals += CX.size
         V = _block(z, lo, h, d)
         xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, preact(X, V), X, xnorm, side, armed, dead, surface_tol,
@@ -226,7 +227,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 break
             n_pairs = 0
             stats[STAT_RESTARTS] += 1
-            f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+            f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
             stats[STAT_RHS] += 1
         else:
             z[:] = z_new
@@ -246,7 +247,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                         U[j] /= norms[j]
                     changed = True
             if changed:
-                f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+                f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
                 stats[STAT_RHS] += 1
             else:
                 f[:] = f_new

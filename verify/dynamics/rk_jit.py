@@ -3,8 +3,10 @@
 The same steps as :func:`stepper.step_rk45` followed by :func:`stepper.dense_matrix_rk45`, and
 :func:`stepper.step` followed by :func:`stepper.dense_matrix` (the references, compared in the
 tests), with the stages evaluated by :func:`field_jit.form_rhs` inside one compiled call: no
-Python between stages. Used by the event engine whenever no pair is sliding (the Filippov
-slopes of sliding pairs change within the step) and the loss is a built-in one.
+Python between stages. Used by the event engine whenever the loss is a built-in one and every
+sliding pair is alone on its neuron and its line through 0: ``slide`` = (ii, jj, K, alpha) lists
+those pairs, whose Filippov slopes change within the step and are recomputed at every stage
+(:func:`filippov_S`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
 Independent variable s = t or ln(1 + t) (``log_time``: dz/ds = e^s F(z)).
 """
 
@@ -13,8 +15,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from verify.dynamics import stepper
-from verify.dynamics.field_jit import form_rhs
+from verify.dynamics import stepper, switching
+from verify.dynamics.field_jit import data_weights, form_rhs, output_factors, preact
 
 # dense matrix F (7, N) = step * DENSE @ K: quartic interpolant's monomials -> nested basis
 DENSE = np.ascontiguousarray(stepper._FROM_MONOMIAL[:, 1 : stepper._P5.shape[1] + 1] @ stepper._P5.T)
@@ -25,9 +27,33 @@ DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(steppe
              np.ascontiguousarray(stepper._D))
 
 
+def no_slide(K: np.ndarray, alpha: float) -> tuple:
+    """The ``slide`` argument of a mode without sliding pairs."""
+    return np.empty(0, np.int64), np.empty(0, np.int64), K, float(alpha)
+
+
 @numba.njit(cache=True)
-def scaled_rhs(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool) -> np.ndarray:
-    """dz/ds: :func:`field_jit.form_rhs`, times e^s when s = ln(1 + t) (``log_time``)."""
+def filippov_S(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray,
+               h: int, d: int, loss: int, polar: bool) -> np.ndarray:
+    """S with the sliding pairs' slopes at z: :func:`switching.one_row_slopes` with the data weights of mode S,
+    clipped to [alpha, 1] (1 when alpha = 1)."""
+    ii, jj, K, alpha = slide
+    lo = h if polar else 0
+    V = np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
+    g = data_weights(preact(X, V), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    c = switching.one_row_slopes(S, g, K, ii, jj)
+    out = S.copy()
+    for p in range(ii.size):
+        out[ii[p], jj[p]] = min(max(c[p], alpha), 1.0) if alpha < 1.0 else 1.0
+    return out
+
+
+@numba.njit(cache=True)
+def scaled_rhs(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple) -> np.ndarray:
+    """dz/ds: :func:`field_jit.form_rhs` (in mode :func:`filippov_S` when pairs slide), times e^s when
+    s = ln(1 + t) (``log_time``)."""
+    if slide[0].size:
+        S = filippov_S(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar)
     out = form_rhs(z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar)
     if log_time:
         out *= np.exp(s)
@@ -80,7 +106,7 @@ def _error_scale(z: np.ndarray, z_new: np.ndarray, rtol: np.ndarray, atol: np.nd
 
 
 @numba.njit(cache=True)
-def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
+def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
     """One step of size ``step``: (z_new, f_new, err, F) with err = RMS(step K^T E / scale),
     scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component), and F (7, N) the nested-basis dense matrix."""
     N = z.size
@@ -91,10 +117,10 @@ def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndar
     for i in range(1, n_st):
         zi[:] = z
         _accumulate(zi, step, A[i], K, i)
-        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
     z_new = z.copy()
     _accumulate(z_new, step, B, K, n_st)
-    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
     K[n_st] = f_new
     e2 = _scaled_norm2(K, E, n_st + 1, step, _error_scale(z, z_new, rtol, atol))
     err = np.sqrt(e2 / N) if N else 0.0
@@ -105,7 +131,7 @@ def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndar
 
 
 @numba.njit(cache=True)
-def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
+def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
     """One DOP853 step of size ``step`` (12 new evaluations): (z_new, f_new, err, K) with K (16, N) the stages
     (rows 13..15 left for :func:`dop853_dense`) and err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
     e_k = K^T E_k / (atol + rtol max(|z|, |z_new|))."""
@@ -116,10 +142,10 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.nd
     zi = np.empty(N)
     for i in range(1, n_st):
         _stage_state(zi, z, step, A[i], K, i)
-        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
     z_new = np.empty(N)
     _stage_state(z_new, z, step, B, K, n_st)
-    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
     K[n_st] = f_new
     scale = _error_scale(z, z_new, rtol, atol)
     n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale)
@@ -129,7 +155,7 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.nd
 
 
 @numba.njit(cache=True)
-def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, K: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> np.ndarray:
+def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, K: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> np.ndarray:
     """The (7, N) dense matrix F of an accepted :func:`dop853_step` (3 more evaluations, filling K's last rows)."""
     N = z.size
     first = K.shape[0] - A_extra.shape[0]
@@ -137,7 +163,7 @@ def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_ne
     for m in range(A_extra.shape[0]):
         k = first + m
         _stage_state(zi, z, step, A_extra[m], K, k)
-        K[k] = scaled_rhs(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time)
+        K[k] = scaled_rhs(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
     F = np.zeros((7, N))
     for p in range(N):
         dz = z_new[p] - z[p]

@@ -127,20 +127,34 @@ def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np
     return nums.solve(M, rhs)
 
 
-def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Slopes of every sliding pair, as (i, j, c) arrays.
+@numba.njit(cache=True)
+def one_row_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+    """Slopes of sliding pairs (ii[p], jj[p]) alone on their neurons: c = -sum_{k != i} S_kj g_k K_ki / (g_i K_ii)
+    (:func:`sliding_slopes` with one row; compiled, read by the float64 steps as well). Where g_i K_ii = 0 the slope
+    is undetermined and the current S_ij is kept."""
+    c = np.empty(ii.size)
+    for p in range(ii.size):
+        i, j = ii[p], jj[p]
+        own = g[i] * K[i, i]
+        if own == 0.0:
+            c[p] = S[i, j]
+            continue
+        b = 0.0
+        for k in range(S.shape[0]):
+            if k != i:
+                b += S[k, j] * g[k] * K[k, i]
+        c[p] = -b / own
+    return c
 
-    A neuron with one sliding pair has c = -sum_{k != i} S_kj g_k K_ki / (g_i K_ii) (vectorised
-    over such neurons); neurons with several go through :func:`sliding_slopes`. Where
-    g_i = 0 the slope is undetermined and the current S_ij is kept.
-    """
+
+def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slopes of every sliding pair, as (i, j, c) arrays: :func:`one_row_slopes` for the neurons with one sliding
+    pair, :func:`sliding_slopes` for those with several."""
     one = [(int(r[0]), j) for j, r in sliding.items() if r.size == 1]
-    ii = np.array([p[0] for p in one], dtype=int)
-    jj = np.array([p[1] for p in one], dtype=int)
-    own = g[ii] * K[ii, ii]
-    b = np.einsum("kp,k,kp->p", S[:, jj], g, K[:, ii]) - S[ii, jj] * own
-    safe = own != 0.0
-    c = np.where(safe, -b / np.where(safe, own, 1.0), S[ii, jj])
+    ii = np.array([p[0] for p in one], dtype=np.int64)
+    jj = np.array([p[1] for p in one], dtype=np.int64)
+    c = one_row_slopes(np.ascontiguousarray(S, dtype=float), np.ascontiguousarray(g, dtype=float),
+                       np.ascontiguousarray(K, dtype=float), ii, jj)
     I, J, C = [ii], [jj], [c]
     for j, rows in sliding.items():
         if rows.size > 1:
