@@ -40,6 +40,16 @@ def _problem(n: int, h: int, d: int, loss: str, alpha: float = 0.0, train_v: boo
     return field, S
 
 
+def _form_and_state(field: NetworkField, h: int, d: int, polar: bool, scale: float) -> tuple[CartesianForm | PolarForm, np.ndarray]:
+    """A polar form (random signs and r_ref) with a state of small log-norms and random directions, or a Cartesian
+    form with a state of size ``scale``."""
+    if polar:
+        form = PolarForm(field, np.where(RNG.random(h) < 0.5, 1.0, -1.0), RNG.normal(size=h) - 1.0, d)
+        return form, np.concatenate([RNG.normal(size=h) * 0.1, RNG.normal(size=h * d)])
+    form = CartesianForm(field, h, d)
+    return form, scale * RNG.normal(size=form.size)
+
+
 @pytest.mark.parametrize("loss", sorted(LOSSES))
 @pytest.mark.parametrize("train_v", [True, False])
 def test_cartesian_rhs_matches_numpy(loss, train_v):
@@ -77,12 +87,7 @@ def test_custom_loss_takes_the_numpy_path():
 @pytest.mark.parametrize("log_time", [False, True])
 def test_compiled_rk45_step_matches_python_step(polar, log_time):
     field, S = _problem(12, 6, 3, "logistic")
-    if polar:
-        form = PolarForm(field, np.where(RNG.random(6) < 0.5, 1.0, -1.0), RNG.normal(size=6) - 1.0, 3)
-        z = np.concatenate([RNG.normal(size=6) * 0.1, RNG.normal(size=18)])
-    else:
-        form = CartesianForm(field, 6, 3)
-        z = 0.3 * RNG.normal(size=form.size)
+    form, z = _form_and_state(field, 6, 3, polar, 0.3)
 
     def fun(s: float, zz: np.ndarray) -> np.ndarray:
         return form.rhs(zz, S) * (np.exp(s) if log_time else 1.0)
@@ -107,12 +112,7 @@ def test_compiled_rk45_step_matches_python_step(polar, log_time):
 def test_compiled_dop853_step_matches_python_step(polar, log_time):
     """rk_jit.dop853_step + dop853_dense against their oracle, stepper.step + stepper.dense_matrix."""
     field, S = _problem(12, 6, 3, "logistic")
-    if polar:
-        form = PolarForm(field, np.where(RNG.random(6) < 0.5, 1.0, -1.0), RNG.normal(size=6) - 1.0, 3)
-        z = np.concatenate([RNG.normal(size=6) * 0.1, RNG.normal(size=18)])
-    else:
-        form = CartesianForm(field, 6, 3)
-        z = 0.3 * RNG.normal(size=form.size)
+    form, z = _form_and_state(field, 6, 3, polar, 0.3)
 
     def fun(s: float, zz: np.ndarray) -> np.ndarray:
         return form.rhs(zz, S) * (np.exp(s) if log_time else 1.0)
@@ -300,12 +300,7 @@ def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, a
     from verify.dynamics.engine import Engine
 
     field, S = _problem(10, 5, 3, "logistic", alpha=alpha)
-    if polar:
-        form = PolarForm(field, np.where(RNG.random(5) < 0.5, 1.0, -1.0), RNG.normal(size=5) - 1.0, 3)
-        z = np.concatenate([RNG.normal(size=5) * 0.1, RNG.normal(size=15)])
-    else:
-        form = CartesianForm(field, 5, 3)
-        z = 0.5 * RNG.normal(size=form.size)
+    form, z = _form_and_state(field, 5, 3, polar, 0.5)
     eng = Engine(form, z, False, 1e-9, np.full(z.size, 1e-12), None)
     S[2, 1], S[6, 4] = 0.5, 0.6  # the sliding pairs' slopes before the step
     eng.mode.S[:] = S
