@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from verify.dynamics import crossings, engine_jit, rk_jit, scan, stepper, switching
+from verify.dynamics import crossings, detect, engine_jit, filippov_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.field import NetworkField
@@ -98,7 +98,7 @@ def test_compiled_rk45_step_matches_python_step(polar, log_time):
     res = stepper.step_rk45(fun, s0, z, f, h, 1e-9, atol)
     F = stepper.dense_matrix_rk45(res, h)
     z_new, f_new, err, Fc = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, S, *form.compiled_args(), log_time,
-                                             rk_jit.no_slide(field.X @ field.X.T, field.alpha), *rk_jit.TABLEAU)
+                                             filippov_jit.no_slide(field.X @ field.X.T, field.alpha), *rk_jit.TABLEAU)
     np.testing.assert_allclose(z_new, res.z_new, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(f_new, res.f_new, rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(Fc, F, rtol=1e-12, atol=1e-13 * np.max(np.abs(F)))
@@ -122,7 +122,7 @@ def test_compiled_dop853_step_matches_python_step(polar, log_time):
     atol = np.full(z.size, 1e-12)
     res = stepper.step(fun, s0, z, f, h, 1e-9, atol)
     F = stepper.dense_matrix(fun, s0, z, f, res, h)
-    args = (S, *form.compiled_args(), log_time, rk_jit.no_slide(field.X @ field.X.T, field.alpha))
+    args = (S, *form.compiled_args(), log_time, filippov_jit.no_slide(field.X @ field.X.T, field.alpha))
     z_new, f_new, err, K = rk_jit.dop853_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAU_853)
     Fc = rk_jit.dop853_dense(s0, z, f, z_new, f_new, K, h, *args, *rk_jit.DENSE_853)
     # the compiled field sums in loops, numpy in BLAS: each evaluation agrees to rounding, amplified by the 12 stages
@@ -296,7 +296,7 @@ def test_one_row_slopes_solve_the_one_row_sliding_system():
 @pytest.mark.parametrize("alpha", [0.0, 0.3])
 def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, alpha):
     """With sliding pairs (one per neuron) the compiled 5(4) and DOP853 steps recompute the Filippov slopes at every
-    stage (rk_jit.filippov_S) as the engine's Python rhs does (Engine.effective_S): the same steps to rounding."""
+    stage (filippov_jit.filippov_S) as the engine's Python rhs does (Engine.effective_S): the same steps to rounding."""
     from verify.dynamics.engine import Engine
 
     field, S = _problem(10, 5, 3, "logistic", alpha=alpha)
@@ -307,7 +307,7 @@ def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, a
     eng.mode.sliding = {1: np.array([2]), 4: np.array([6])}
     assert eng.compiled_steps()
     slide = eng.slide_args()
-    S_mid = rk_jit.filippov_S(z, S, slide, *form.compiled_args()[:7], polar)
+    S_mid = filippov_jit.filippov_S(z, S, slide, *form.compiled_args()[:7], polar)
     np.testing.assert_allclose(S_mid, eng.effective_S(z), rtol=1e-12, atol=1e-14)
     ii, jj, c = eng.raw_slopes(z)
     np.testing.assert_allclose(S_mid[ii, jj], np.clip(c, alpha, 1.0), rtol=1e-12, atol=1e-14)
@@ -331,3 +331,11 @@ def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, a
     Fc = rk_jit.dop853_dense(s0, z, f, z_new, f_new, K, h, *args, *rk_jit.DENSE_853)
     F = stepper.dense_matrix(fun, s0, z, f, res, h)
     np.testing.assert_allclose(Fc, F, rtol=0.0, atol=1e-10 * np.max(np.abs(F)))
+    # the exit search's slopes at the step's nodes (filippov_jit.node_slopes) against raw_slopes on the dense output
+    compiled = eng.node_slopes(z, Fc)
+    nodes = stepper.dense_eval(z, Fc, detect._NODES)
+    assert len(compiled) == len(nodes) == 9
+    for (ci, cj, cc), zk in zip(compiled, nodes):
+        pi, pj, pc = eng.raw_slopes(zk)
+        assert np.array_equal(ci, pi) and np.array_equal(cj, pj)
+        np.testing.assert_allclose(cc, pc, rtol=1e-11, atol=1e-13)

@@ -2,7 +2,7 @@
 
 The monotone pairs are screened and located by the compiled :func:`scan.scan_step`, the rare
 non-monotone candidates by :func:`crossings.hard_candidates`; a sliding pair's exit is where its
-Filippov slope leaves [alpha - tol, 1 + tol] (9 nodes on the step, then brentq).
+Filippov slope leaves [alpha - tol, 1 + tol] (9 nodes on the step, compiled where the steps are, then brentq).
 :class:`Detection` is one part of :class:`engine.Engine` (it reads the engine's form, mode and data).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from verify.dynamics import crossings, scan, stepper
+from verify.dynamics import crossings, filippov_jit, scan, stepper
 from verify.dynamics.forms import row_norms
 from verify.dynamics.settle import SURFACE_TOL
 
@@ -67,11 +67,20 @@ class Detection:
                 x, pairs = xs, spairs
         return x, pairs, [tc for tc in cr.touches if tc[0] < x]
 
+    def node_slopes(self, z: np.ndarray, F: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The sliding pairs' unclipped slopes (i, j, c) at the step's nodes: compiled
+        (:func:`filippov_jit.node_slopes`) for pairs alone on their neurons and lines, else by
+        :meth:`Filippov.raw_slopes` on the dense output."""
+        if not self.compiled_steps():
+            return [self.raw_slopes(zk) for zk in stepper.dense_eval(z, F, _NODES)]
+        slide = self.slide_args()
+        X, y, sgn, r_ref, h, d, loss, _train_v, polar = self.form.compiled_args()
+        C = filippov_jit.node_slopes(z, F, _NODES, self.mode.S, slide, X, y, sgn, r_ref, h, d, loss, polar)
+        return [(slide[0], slide[1], c) for c in C]
+
     def sliding_exit(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
         """First x where a sliding slope leaves [alpha - tol, 1 + tol] (9 nodes, then brentq)."""
-        Z = stepper.dense_eval(z, F, _NODES)
-        for k, zk in enumerate(Z):
-            ii, jj, c = self.raw_slopes(zk)
+        for k, (ii, jj, c) in enumerate(self.node_slopes(z, F)):
             tol = self.slide_tol[ii, jj]
             bad = (c < self.alpha - tol) | (c > 1.0 + tol)
             if not bad.any():

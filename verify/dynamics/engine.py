@@ -77,7 +77,7 @@ from typing import Callable
 
 import numpy as np
 
-from verify.dynamics import crossings, engine_jit, loop_jit, rk_jit, scan, stepper, switching
+from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
@@ -99,7 +99,7 @@ class Engine(Settling, Detection, Filippov):
         self.form, self.fieldobj = form, form.field
         self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
         self.K = self.X @ self.X.T
-        self._no_slide = rk_jit.no_slide(self.K, self.alpha)
+        self._no_slide = filippov_jit.no_slide(self.K, self.alpha)
         self.xnorm = form.field.norms
         self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
         self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))

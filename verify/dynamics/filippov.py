@@ -3,8 +3,9 @@
 A pair (i, j) sliding along its surface e_ij = 0 gets the slope c in [alpha, 1] that keeps it there
 (:func:`switching.one_row_slopes` for a pair alone on its neuron, :func:`switching.sliding_slopes` for several,
 :func:`switching.line_slopes` for rows on one line through 0), recomputed wherever the field is evaluated: by the
-Python rhs (:meth:`Filippov.effective_S`), or inside the compiled steps (:func:`rk_jit.filippov_S`) for pairs
-alone on their neurons and lines (:meth:`Filippov.slide_args`).
+Python rhs (:meth:`Filippov.effective_S`), or, for pairs alone on their neurons and lines
+(:meth:`Filippov.slide_args`), compiled (:mod:`filippov_jit`: inside the steps' stages and at the nodes of the exit
+search, :meth:`detect.Detection.sliding_exit`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ tests), with the stages evaluated by :func:`field_jit.form_rhs` inside one compi
 Python between stages. Used by the event engine whenever the loss is a built-in one and every
 sliding pair is alone on its neuron and its line through 0: ``slide`` = (ii, jj, K, alpha) lists
 those pairs, whose Filippov slopes change within the step and are recomputed at every stage
-(:func:`filippov_S`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
+(:func:`filippov_jit.filippov_S`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
 Independent variable s = t or ln(1 + t) (``log_time``: dz/ds = e^s F(z)).
 """
 
@@ -15,8 +15,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from verify.dynamics import stepper, switching
-from verify.dynamics.field_jit import data_weights, form_rhs, output_factors, preact
+from verify.dynamics import stepper
+from verify.dynamics.field_jit import form_rhs
+from verify.dynamics.filippov_jit import filippov_S
 
 # dense matrix F (7, N) = step * DENSE @ K: quartic interpolant's monomials -> nested basis
 DENSE = np.ascontiguousarray(stepper._FROM_MONOMIAL[:, 1 : stepper._P5.shape[1] + 1] @ stepper._P5.T)
@@ -27,30 +28,9 @@ DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(steppe
              np.ascontiguousarray(stepper._D))
 
 
-def no_slide(K: np.ndarray, alpha: float) -> tuple:
-    """The ``slide`` argument of a mode without sliding pairs."""
-    return np.empty(0, np.int64), np.empty(0, np.int64), K, float(alpha)
-
-
-@numba.njit(cache=True)
-def filippov_S(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray,
-               h: int, d: int, loss: int, polar: bool) -> np.ndarray:
-    """S with the sliding pairs' slopes at z: :func:`switching.one_row_slopes` with the data weights of mode S,
-    clipped to [alpha, 1] (1 when alpha = 1)."""
-    ii, jj, K, alpha = slide
-    lo = h if polar else 0
-    V = np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
-    g = data_weights(preact(X, V), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
-    c = switching.one_row_slopes(S, g, K, ii, jj)
-    out = S.copy()
-    for p in range(ii.size):
-        out[ii[p], jj[p]] = min(max(c[p], alpha), 1.0) if alpha < 1.0 else 1.0
-    return out
-
-
 @numba.njit(cache=True)
 def scaled_rhs(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple) -> np.ndarray:
-    """dz/ds: :func:`field_jit.form_rhs` (in mode :func:`filippov_S` when pairs slide), times e^s when
+    """dz/ds: :func:`field_jit.form_rhs` (in mode :func:`filippov_jit.filippov_S` when pairs slide), times e^s when
     s = ln(1 + t) (``log_time``)."""
     if slide[0].size:
         S = filippov_S(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar)

@@ -1,0 +1,55 @@
+"""Compiled (numba) Filippov slopes of sliding pairs, each alone on its neuron and on its line through 0.
+
+``slide`` = (ii, jj, K, alpha): the sliding pairs (ii[p], jj[p]), K = X X^T and the leaky slope. At a state z
+the pairs' slopes are :func:`switching.one_row_slopes` with the data weights g(z) of the current mode S
+(:func:`filippov_slopes`, unclipped; the Python reference is :meth:`filippov.Filippov.raw_slopes`). The
+Runge-Kutta stages read them clipped to [alpha, 1] (:func:`filippov_S`, in :mod:`rk_jit`); the exit search of a
+step reads them unclipped at the nodes of the step's dense output (:func:`node_slopes`, in :mod:`detect`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from verify.dynamics import switching
+from verify.dynamics.engine_jit import dense_point
+from verify.dynamics.field_jit import data_weights, output_factors, preact
+
+
+def no_slide(K: np.ndarray, alpha: float) -> tuple:
+    """The ``slide`` argument of a mode without sliding pairs."""
+    return np.empty(0, np.int64), np.empty(0, np.int64), K, float(alpha)
+
+
+@numba.njit(cache=True)
+def filippov_slopes(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray,
+                    r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
+    """The sliding pairs' slopes at state z (unclipped): :func:`switching.one_row_slopes` with g(z) in mode S."""
+    ii, jj, K, _alpha = slide
+    lo = h if polar else 0
+    V = np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
+    g = data_weights(preact(X, V), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    return switching.one_row_slopes(S, g, K, ii, jj)
+
+
+@numba.njit(cache=True)
+def filippov_S(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray,
+               r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
+    """S with the sliding pairs' slopes at z, clipped to [alpha, 1] (1 when alpha = 1)."""
+    ii, jj, _K, alpha = slide
+    c = filippov_slopes(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar)
+    out = S.copy()
+    for p in range(ii.size):
+        out[ii[p], jj[p]] = min(max(c[p], alpha), 1.0) if alpha < 1.0 else 1.0
+    return out
+
+
+@numba.njit(cache=True)
+def node_slopes(z: np.ndarray, F: np.ndarray, nodes: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray,
+                y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
+    """(len(nodes), pairs): :func:`filippov_slopes` at the step's dense output at each node x in [0, 1]."""
+    out = np.empty((nodes.size, slide[0].size))
+    for k in range(nodes.size):
+        out[k] = filippov_slopes(dense_point(z, F, nodes[k]), S, slide, X, y, sgn, r_ref, h, d, loss, polar)
+    return out
