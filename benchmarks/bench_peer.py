@@ -46,7 +46,8 @@ Measurements (NAME):
 - ``gd``: on the reference case, the event-driven flow against the project's numba GD
   (``backend="gd"``, lr 2e-3: 20,000 steps to t = 40): ``gf_over_gd_wall``.
 - ``scaling``: the project's whole call around the medium case (``--scaling-around reference``:
-  around the reference case) with n, h, d doubled one at a time: time ratios to the base, and the
+  around the reference case) with n, h, d doubled one at a time: time ratios to the base (of the medians,
+  which the target reads, and of the minima, ``wall_min_over_base``, less sensitive to a slow spell), and the
   ratios of the crossings (doubling n or h about doubles them, so 2x is the floor of an engine whose
   cost per crossing does not grow with n h).
 - ``loop``: the whole ``verify.simulate`` call with the compiled step-to-next-event loop (``loop_jit``) against the
@@ -442,7 +443,8 @@ class Bench:
             crossings = len(tr.crossings())
             ratios[label] = wall / base
             emit("scaling", around=cfg.scaling_around, variant=label, n=nn, d=dd, h=hh, horizon=cfg.horizon, repeat=cfg.repeat["scaling"],
-                 wall_s=wall, wall_s_min=min(times[label]), wall_over_base=wall / base, crossings=crossings,
+                 wall_s=wall, wall_s_min=min(times[label]), wall_over_base=wall / base,
+                 wall_min_over_base=min(times[label]) / min(times["base"]), crossings=crossings,
                  crossings_over_base=crossings / base_crossings if base_crossings else None,
                  steps=tr.stats.get("steps"), rhs_evals=tr.stats.get("rhs_evals"),
                  wall_per_crossing_s=wall / crossings if crossings else None)

@@ -62,6 +62,7 @@ def test_quick_prints_json_lines() -> None:
         assert peer["events_identical"] and peer["project_crossings"] == peer["heyoka_crossings"] > 0
         assert peer["heyoka_over_project"] > 0 and peer["heyoka_compile_s"] > 0
     assert [r["variant"] for r in by_name["scaling"]] == ["base", "n x2", "h x2", "d x2"]
+    assert all(r["wall_min_over_base"] > 0 for r in by_name["scaling"]) and by_name["scaling"][0]["wall_min_over_base"] == 1.0
     loops = by_name["loop"]
     assert [r["case"] for r in loops] == ["small", "tiny"]
     assert all(r["same_events"] and r["python_over_compiled"] > 0 and r["steps"][0] == r["steps"][1] for r in loops)
