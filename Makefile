@@ -32,11 +32,13 @@ test: venv
 
 # The peer (heyoka.py) is the optional `bench` extra, not part of `make venv`:
 # `$(BIN)/pip install -e '.[bench]'`; without it bench_peer.py measures the project's side only.
+# BASELINE=DIR (a checkout of the baseline code, e.g. `git worktree add DIR 2ff34ac`, issue 18's start) measures the
+# search throughput side by side with it (bench_search_throughput.py --against DIR).
 bench: venv
 	@$(BIN)/python scripts/numba_cache_guard.py
 	$(BIN)/python benchmarks/bench_gf.py
 	$(BIN)/python benchmarks/bench_peer.py
-	$(BIN)/python benchmarks/bench_search_throughput.py
+	$(BIN)/python benchmarks/bench_search_throughput.py $(if $(BASELINE),--against $(BASELINE))
 
 clean:
 	rm -rf $(VENV) .venv-newest .hypothesis .pytest_cache
