@@ -175,13 +175,12 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     t_end = resolve_horizon(horizon, scenario, report)
     if t_end is None:
         return Run(scenario, report, field, None, None if horizon is None else math.nan)
-    if tol_digits is not None and backend != "mp":
-        raise InputError(f"tol_digits applies to backend 'mp' only (got backend {backend!r})")
-    options: dict[str, Any] = {"dps": dps, "tol_digits": tol_digits} if backend == "mp" else {"rtol": rtol}
+    options: dict[str, Any] = {"dps": dps} if backend == "mp" else {"rtol": rtol}
     if backend == "gd":
         if scenario.lr is None:
             raise InputError("backend 'gd' needs a scenario with a step lr")
         options = {"lr": scenario.lr, "batch_size": scenario.batch_size, "seed": scenario.order_seed}
+    options["tol_digits"] = tol_digits  # simulate refuses it on a backend other than mp
     if spacing == "steps":
         if backend != "gd":
             raise InputError(f"spacing 'steps' samples every GD iterate; backend {backend!r} has none")

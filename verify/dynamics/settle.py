@@ -184,10 +184,8 @@ class Settling:
         self.stats["sticky_pairs"] = int(np.sum(self.slide_tol > SLIDE_TOL))
         if m.sliding and self.coupled:  # rows on one line slide together: keep their representatives
             m.sliding = {j: np.unique(self.rep[rows]) for j, rows in m.sliding.items()}
+        if m.sliding:
             m.S[:] = self.effective_S(self.z)
-        elif m.sliding:
-            ii, jj, c = self.raw_slopes(self.z)
-            m.S[ii, jj] = np.clip(c, self.alpha, 1.0) if self.alpha < 1.0 else 1.0
         m.armed[:] = ~state.disarmed & (m.side != 0)
         m.armed[:, m.dead] = True
 

@@ -158,7 +158,7 @@ class Engine(Planning, Locating, Settling):
             taken = x_cut * hstep
             rho = self.rho if st.mixed else 0.0
             t_taken = terms(a, taken)
-            self.err_sum += (tail_error(a, taken) + tier_bound(t_taken, st.K, len(a), rho)
+            self.err_sum += (tail_error(t_taken) + tier_bound(t_taken, st.K, len(a), rho)
                              + tier_bound(t_taken, st.K_mp, st.K, self.rho_dd) + self.rounding)
             self._note_step(taken)
             self.A, self.b = self.move(st, taken if has_event else hstep)

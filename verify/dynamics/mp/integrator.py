@@ -66,18 +66,20 @@ def step_size(a: list, tol) -> "mpfr":
     return h
 
 
-def tail_error(a: list, h) -> "mpfr":
-    """Local truncation-error estimate (relative) of a step of length h: max of the last two terms."""
-    N = len(a) - 1
+def tail_error(t: list) -> "mpfr":
+    """Local truncation-error estimate (relative) of a step, from its :func:`terms` t_k = a_k h^k: the larger of
+    the last two terms."""
+    N = len(t) - 1
     out = mpfr(0)
     for k in (N - 1, N):
         if k >= 1:
-            out = max(out, a[k] * abs(h) ** k)
+            out = max(out, t[k])
     return out
 
 
 def terms(a: list, h) -> list:
-    """The series' terms a_k h^k on a step of length h (mpfr), shared by :func:`tier_bound` and :func:`mp_orders`."""
+    """The series' terms a_k h^k on a step of length h >= 0 (mpfr), shared by :func:`tail_error`, :func:`tier_bound`
+    and :func:`mp_orders`."""
     return [ak * h**k for k, ak in enumerate(a)]
 
 

@@ -173,7 +173,6 @@ class Planning:
                     dd, seen = None, {}
             if dd is None:
                 rec_m.extend(K - 1)
-            if dd is None:
                 worst = worst_gap(seen, range(1, K), a, scale, lambda k: (rec_m.A[k].astype(float) - rec_f.A[k],
                                                                          rec_m.b[k].astype(float) - rec_f.b[k]))
             else:
