@@ -204,7 +204,7 @@ def test_resolve_pair_is_resolve_neuron_for_one_row(alpha):
         g = RNG.normal(size=n) * (RNG.random(n) < 0.85)
         gain = RNG.normal(size=h)
         i, j, arrival = int(RNG.integers(n)), int(RNG.integers(h)), int(RNG.integers(-1, 2))
-        state, slopes, rep = switching.resolve_neuron(S, g, K, gain, j, np.array([i]), alpha, np.array([arrival]))
+        state, slopes, rep, _ = switching.resolve_neuron(S, g, K, gain, j, np.array([i]), alpha, np.array([arrival]))
         st, slope, r = switching.resolve_pair(S, g, K, gain, i, j, alpha, arrival)
         assert (st, bool(r)) == (int(state[0]), bool(rep[0]))
         assert slope == pytest.approx(float(slopes[0]), rel=1e-12, abs=1e-15)

@@ -289,3 +289,27 @@ def test_neuron_run_pattern_at_reads_its_segments_and_events():
     assert not before[1][e.i] and after[1][e.i] and after[3][e.i] == before[3][e.i] + 1
     last = run.pattern_at(1e9)  # beyond the end: the last segment
     assert np.array_equal(last[0], run.segments[-1].active) and np.array_equal(last[1], run.segments[-1].sliding)
+
+
+@pytest.mark.parametrize("kind", ["mirrored", "parallel"])
+@pytest.mark.parametrize("alpha", [0.0, 0.2])
+def test_rows_on_one_line_get_a_limit_phase_that_matches_plain_polar(kind, alpha):
+    """Rows on one line through 0 (x_k = -c x_i, symmetric data, or x_k = c x_i) share a surface. The limit engine
+    settles them with the float64 engine's law (law.settle_column, coupled slopes), so the hybrid run uses a limit
+    phase on such data too and follows the plain polar ODE."""
+    rng = np.random.default_rng(7 if kind == "mirrored" else 8)
+    half = rng.normal(size=(3, 2))
+    X = np.vstack([half, (-1.5 if kind == "mirrored" else 2.0) * half])
+    y = np.concatenate([[1.0, -1.0, 1.0], [-1.0, 1.0, -1.0] if kind == "mirrored" else [1.0, -1.0, 1.0]])
+    U0 = rng.normal(size=(4, 2))
+    s = np.array([1.0, -1.0, 1.0, -1.0])
+    field = NetworkField(X, y, "exp", alpha)
+    times = np.linspace(0.0, 40.0, 21)
+    for log_eps in (-30.0, -80.0):
+        r0 = np.full(4, log_eps)
+        traj = solve_polar_hybrid(field, r0, U0, s, times)
+        plain = solve_polar(field, r0, U0, s, times)
+        assert traj.stats["limit_phase_until"] > 0.0
+        np.testing.assert_allclose(traj.U, plain.U, rtol=0, atol=1e-6)
+        got = sorted((e.i, e.j, e.kind) for e in traj.events)
+        assert got == sorted((e.i, e.j, e.kind) for e in plain.events)

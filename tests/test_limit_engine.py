@@ -381,3 +381,43 @@ def test_input_validation():
         solve_limit(field, np.ones((1, 2)), np.array([1.0]), np.array([1.0, 0.5]))
     with pytest.raises(InputError):
         solve_limit(NetworkField(X, y, "exp", train_v=False), np.ones((1, 2)), np.array([1.0]), np.array([1.0]))
+
+
+# The limit engine settles crossings with the switching law of the float64 engine (law.settle_column): on data with
+# mirrored rows (x_1 = -x_0, one surface for two rows) and for a neuron sliding in d = 2 (its direction fixed), the
+# closed form follows the float64 polar flow started at ||w|| = e^-300 (|f| ~ 1e-260: the limit field exactly).
+# Before the shared law, the limit engine settled mirrored rows by its own rule and left these flows by up to 1.9,
+# and the d = 2 sliding neuron turned through 0 to -u at t = 11.
+AGREEMENT_CASES = {
+    "mirrored rows, alpha 0.2, square": (
+        [[1.0, -1.0, 0.0], [-1.0, 1.0, -0.0], [-2.0, 1.0, 1.0], [0.0, 1.0, 0.0]], [-1.0, 1.0, -1.0, -1.0],
+        [[1.0, -1.0, -0.0], [-1.321789744519025, 1.1419961168760482, 0.7115892861383741]], [1.0, 1.0], 0.2, "square"),
+    "mirrored rows, alpha 0, exp": (
+        [[-1.4717675090881714, 1.0162674929083935], [1.4717675090881714, -1.0162674929083935],
+         [-1.89141209206216, -0.5342238407490858], [-1.1818436200084754, -0.3639146373504742],
+         [0.6202767049951368, 1.4690849181260075]], [-1.0, 1.0, -1.0, -1.0, 1.0],
+        [[0.8535907181430092, 0.610407333067874], [2.3549212757476528, 1.4317753105174584],
+         [0.7843567297973222, 1.6907226407742137]], [-1.0, -1.0, -1.0], 0.0, "exp"),
+    "sliding in d = 2, alpha 0.2, square": (
+        [[-0.32676175000660074, 1.1792330047847563], [0.8093041827871861, -0.5139931841118317],
+         [-1.6307717398697126, -0.5559564248052246], [0.6178254502263926, -0.24478853915009852],
+         [1.7744908942391904, 0.2583366178615912], [0.1915307130179363, 0.40203745530172014]],
+        [1.0, 1.0, -1.0, 1.0, 1.0, 1.0],
+        [[-0.4529583570692866, -0.12855648930973063], [-1.4955916807753902, -0.598751986305089],
+         [0.7842103172360536, 0.09205116932940653], [-0.5287432196452484, 1.5371147676956476]],
+        [1.0, 1.0, -1.0, -1.0], 0.2, "square"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AGREEMENT_CASES))
+def test_limit_engine_follows_the_float64_flow_at_tiny_scale(name):
+    from verify.dynamics.events import solve_polar
+
+    X, y, U0, s, alpha, loss = (np.asarray(a, dtype=float) if isinstance(a, list) else a for a in AGREEMENT_CASES[name])
+    field = NetworkField(X, y, loss, alpha)
+    times = np.linspace(0.0, 30.0, 31)
+    lim = solve_limit(field, U0, s, times)
+    flow = solve_polar(field, np.full(U0.shape[0], -300.0), U0, s, times)
+    assert lim.stats["exact"]
+    assert np.max(np.abs(np.asarray(lim.U) - np.asarray(flow.U))) < 1e-6
+    assert [(e.i, e.j, e.kind) for e in lim.events] == [(e.i, e.j, e.kind) for e in flow.events]

@@ -42,7 +42,8 @@ def both(fn, S, g, K, gain, *args, **kw):
 
 
 def assert_same(f64, mp, alpha):
-    (st, sl, rep), (stm, slm, repm) = f64, mp
+    (st, sl, rep, settled), (stm, slm, repm, settled_mp) = f64, mp
+    assert settled == settled_mp
     assert np.array_equal(st, stm)
     assert np.array_equal(rep, repm)
     assert slm.dtype == object and all(type(x) is MPFR for x in slm)  # no float leaks into the mp state
@@ -68,7 +69,7 @@ def test_random_neurons_agree_on_float64_and_mpfr(alpha):
         j = seed % 3
         f64, mp = both(sw.resolve_neuron, S, g, K, gain, j, rows, alpha)
         assert_same(f64, mp, alpha)
-        st, _, rep = f64
+        st, _, rep, _ = f64
         seen |= {(int(s), rows.size > 1) for s in st} | ({"repelling"} if rep.any() else set())
     for kind in (sw.ACTIVE, sw.INACTIVE, sw.SLIDING):
         assert (kind, False) in seen and (kind, True) in seen
@@ -80,7 +81,7 @@ def test_sliding_slopes_keep_every_row_on_its_surface():
     for seed in range(60):
         S, g, K, gain = problem(seed, alpha=alpha)
         rows = np.array([0, 2, 3])
-        st, sl, _ = sw.resolve_neuron(S, g, K, gain, 1, rows, alpha)
+        st, sl, _, _ = sw.resolve_neuron(S, g, K, gain, 1, rows, alpha)
         slide = st == sw.SLIDING
         if slide.sum() < 2 or not np.all((sl[slide] > alpha) & (sl[slide] < 1.0)):
             continue
@@ -199,3 +200,24 @@ def test_the_one_event_rule():
         assert sw.event_kind(prev, new, trig, rep) == want
         code, direction = sw.event_code(prev, new, trig, rep)
         assert (None if code == sw.NO_EVENT else EVENT_KINDS[code], direction) == want
+
+
+def test_pairs_that_keep_each_other_active_settle_on_a_fixed_point():
+    """Two rows of one neuron, each active exactly when the other is (alpha = 0): classified jointly from (active,
+    inactive) they swap sides forever; once a state comes back only the first pair moves, which settles on a
+    fixed point, in both number types. A fixed point: classifying each row with the others at the settled
+    slopes gives the settled states again."""
+    K = np.array([[1.0, 0.8, 0.5], [0.8, 1.0, 0.5], [0.5, 0.5, 1.0]])
+    g = np.array([1.0, 1.0, -0.5])
+    S = np.array([[1.0], [0.0], [1.0]])
+    rows, gain = np.array([0, 1]), np.ones(1)
+    first = sw.resolve_neuron(S, g, K, gain, 0, rows, 0.0, max_iter=1)[0]
+    assert first.tolist() == [sw.INACTIVE, sw.ACTIVE]  # the joint update swaps the two
+    f64, mp = both(sw.resolve_neuron, S, g, K, gain, 0, rows, 0.0)
+    assert_same(f64, mp, 0.0)
+    state, slopes, _, settled = f64
+    assert settled and state[0] == state[1]
+    S2 = S.copy()
+    S2[rows, 0] = slopes
+    again = sw.resolve_neuron(S2, g, K, gain, 0, rows, 0.0, max_iter=1)[0]
+    assert np.array_equal(again, state)

@@ -111,7 +111,7 @@ class Engine(Settling, Detection, Filippov):
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "sliding_evals": 0, "sticky_pairs": 0}
+        self.stats = {"steps": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "sliding_evals": 0, "sticky_pairs": 0}
         self.err_sum = 0.0
         self.unorm_drift = 0.0
         n, h = self.X.shape[0], form.h

@@ -77,9 +77,9 @@ from typing import Callable
 
 import numpy as np
 
-from verify.dynamics import events, switching
+from verify.dynamics import events
 from verify.dynamics.field import NetworkField
-from verify.dynamics.limit import PLANE_RTOL, NeuronRun, limit_weights
+from verify.dynamics.limit import PLANE_RTOL, NeuronRun, Surfaces, limit_weights
 from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import NumericalError
@@ -208,9 +208,6 @@ def solve_polar_hybrid(
         reason = "float64 g(y, f) differs from g(y, 0) at some |f| <= 2^-60 on this machine: no limit phase"
     elif _log_output_bound(field, r0) >= math.log(F_SAFE):
         reason = "initial outputs above 2^-60: no limit phase"
-    elif np.any(switching.lines(field.X)[0] != np.arange(field.n)):
-        reason = ("data rows on one line through 0 (e.g. symmetric data) share a surface, which the limit engine "
-                  "settles pair by pair: no limit phase")
     else:
         g = limit_weights(field)
         cap = 10 * field.n + 10
@@ -218,7 +215,8 @@ def solve_polar_hybrid(
         horizon = t_end
         for attempt in range(2):
             try:
-                runs = [NeuronRun(field, g, j, U0[j], float(r0[j]), float(sg[j]), horizon, cap) for j in range(h)]
+                surf = Surfaces.of(field.X)
+                runs = [NeuronRun(field, g, j, U0[j], float(r0[j]), float(sg[j]), horizon, cap, surf) for j in range(h)]
                 break
             except (NumericalError, np.linalg.LinAlgError) as exc:  # Zeno guard etc.: retry up to the bound alone
                 runs = None
@@ -244,7 +242,7 @@ def solve_polar_hybrid(
     else:
         U_s, r_s = U0, r0
 
-    stats: dict = {k: 0 for k in ("steps", "rejected", "rhs_evals", "n_events", "n_restarts", "touches", "nonunique", "sliding_evals", "sticky_pairs")}
+    stats: dict = {k: 0 for k in ("steps", "rejected", "rhs_evals", "n_events", "n_restarts", "touches", "nonunique", "unsettled", "sliding_evals", "sticky_pairs")}
     stats["u_norm_drift"] = 0.0
     err = float(np.finfo(float).eps * 10) if runs is not None else 0.0
     if n_lim < t.size:  # the ODE phase from T_s

@@ -20,23 +20,21 @@ phi = angle(u, a) and tau = ln tan(phi/2) (tau = -inf at u = a, +inf at u = -a):
 B_i = <x_i, e>: tau*_i = asinh(B_i/A_i) (unique, transversal), t*_i = (tau0 - tau*_i)/(s k),
 kept when t*_i > 0. So every pair crosses at most once per mode.
 
-Switching rule (Caratheodory, sigma'(0) = 0 for ReLU): at a crossing the pairs on their
-hyperplanes count as inactive; a pair becomes active iff s <x_i, x_a> > 0 evaluated with it
-inactive (the limit velocity there is u' = s P_u x_a and <x_i, u> = 0, so
-<x_i, u'> = s <x_i, x_a>); this is iterated to a fixed point for simultaneous crossings
-(Event "activate" / "deactivate", or "grazing" when a pair touches and keeps its side).
+Switching: the pairs on their hyperplanes (at t = 0, and at each crossing with the neuron's sliding pairs) are
+settled by the engines' one switching law, :func:`law.settle_column` (its module docstring), with gain s,
+data weights g and Gram matrix K = X X^T: on the hyperplane <x_i, u> = 0 the limit velocity is u' = s P_u x_eff,
+so <x_i, u'> = s <x_i, x_eff> = s sum_k S_k g_k K_ki, the normal rate the law classifies (sigma'(0) = alpha: a pair
+arriving on its plane counts with the slope of the side it came from; a pair becomes active, inactive or slides,
+jointly for simultaneous crossings, coupled for rows on one line through 0). Events "activate", "deactivate",
+"grazing", "sliding", "sliding_exit" as in every engine (:func:`switching.event_code`).
 
-Filippov sliding (only when mu <= 0): a pair whose active side pushes back into the
-hyperplane while its inactive side pushes out (s <x_i, x_a + (1-alpha) g_i x_i> <= 0 <
-s <x_i, x_a>) slides. On the sliding set Sigma the Filippov field is
-x_eff = x_a + sum_{i in Sigma} lambda_i (1-alpha) g_i x_i with lambda chosen so that
-x_eff is orthogonal to every x_i, i in Sigma, i.e. x_eff is the projection of x_a onto
-span{x_i : i in Sigma}^perp. Since <x_i, u> = 0 on Sigma, u' = s P_u x_eff keeps u there and
-the closed form above applies with x_a -> x_eff (a constant, so lambda is constant inside a
-mode: a pair leaves Sigma, Event "sliding_exit", only when another pair switches and moves
-lambda_i out of (0, 1)). Entering Sigma is Event "sliding". ``stats["exact"]`` is False only
-if a simultaneous-switch resolution did not settle. In d = 2 a sliding neuron has a fixed
-direction but its norm keeps changing (r' = s <u, x_eff>).
+Filippov sliding (only when mu <= 0): a sliding pair's slope S_i in [alpha, 1] is the one that keeps
+<x_i, x_eff> = 0, x_eff = sum_k S_k g_k x_k: x_eff is the projection of x_a onto span{x_i : i sliding}^perp.
+Since <x_i, u> = 0 on the sliding set, u' = s P_u x_eff keeps u there and the closed form above applies with
+x_a -> x_eff (a constant, so the slopes are constant inside a mode: a pair leaves the sliding set only when another
+pair switches and moves its slope out of [alpha, 1]). ``stats["exact"]`` is False only if a simultaneous-switch
+resolution did not settle. In d = 2 a sliding neuron has a fixed direction but its norm keeps changing
+(r' = s <u, x_eff>).
 
 Dead neurons: for alpha = 0 a neuron with no active (and no sliding) point is dead: x_a = 0,
 it is frozen, and Event(kind="dead", i=-1) is recorded (at t = 0 for neurons that start
@@ -50,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from verify.dynamics import law, switching
 from verify.dynamics.field import NetworkField
 from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
@@ -174,82 +173,59 @@ class Segment:
     sliding: np.ndarray
 
 
+@dataclass(frozen=True)
+class Surfaces:
+    """What the switching law reads of the data (:func:`law.settle_column`): the Gram matrix K = X X^T and the
+    rows on one line through 0 (``rep``, ``sgn``, ``line_rows``: :func:`switching.lines`)."""
+
+    K: np.ndarray
+    rep: np.ndarray
+    sgn: np.ndarray
+    line_rows: dict
+
+    @classmethod
+    def of(cls, X: np.ndarray) -> "Surfaces":
+        rep, sgn = switching.lines(X)
+        coupled = bool(np.any(rep != np.arange(X.shape[0])))
+        line_rows = {int(r): np.flatnonzero(rep == r) for r in np.unique(rep)} if coupled else {}
+        return cls(X @ X.T, rep, sgn, line_rows)
+
+
 class NeuronRun:
     """Event loop of one neuron: a list of constant-mode segments and its events."""
 
-    def __init__(self, field: NetworkField, g: np.ndarray, j: int, u0: np.ndarray, r0: float, s: float, t_end: float, max_events: int):
+    def __init__(self, field: NetworkField, g: np.ndarray, j: int, u0: np.ndarray, r0: float, s: float, t_end: float,
+                 max_events: int, surfaces: Surfaces | None = None):
         self.field, self.g, self.j, self.s, self.t_end = field, g, j, s, t_end
         self.X = field.X
+        self.surf = Surfaces.of(field.X) if surfaces is None else surfaces
         self.plane_tol = PLANE_RTOL * field.norms
-        self.push_tol = 1e-13 * field.norms * float(np.sum(np.abs(g) * field.norms))
-        self.jump = (1.0 - field.alpha) * g  # x_a(active i) - x_a(inactive i) = jump_i x_i
         self.segments: list[Segment] = []
         self.events: list[Event] = []
         self.exact = True
         self.max_events = max_events
         self._run(u0, r0)
 
-    def _x_eff(self, active: np.ndarray, sliding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Filippov aligning vector: x_a of the pattern (sliding pairs inactive) plus
-        sum_{i sliding} lambda_i jump_i x_i, with lambda chosen so that x_eff is orthogonal to
-        every sliding x_i; returns (x_eff, lambda)."""
-        base = (np.where(active & ~sliding, 1.0, self.field.alpha) * self.g) @ self.X
-        if not sliding.any():
-            return base, np.zeros(0)
-        Xs = self.X[sliding]
-        coef = np.linalg.lstsq(Xs @ Xs.T, -(Xs @ base), rcond=None)[0]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lam = coef / self.jump[sliding]
-        return base + coef @ Xs, np.nan_to_num(lam, nan=-1.0)
+    def _resolve(self, t: float, plane: np.ndarray, crossed: set[int]) -> None:
+        """Settle the pairs ``plane`` on their hyperplanes at time t (``crossed``: those that arrived by a crossing)
+        with the engines' one switching law, :func:`law.settle_column` (gain s, data weights g, Gram K: the
+        normal rate of pair i is s <x_i, x_eff>); log its events, update the slopes and sides."""
+        sf = self.surf
+        out = law.settle_column(self.col[:, None], self.g, sf.K, np.array([self.s]), 0, plane, self.side,
+                                      crossed, self.field.alpha, sf.rep, sf.sgn, sf.line_rows)
+        for i, (kind, direction) in zip(out.rows.tolist(), out.events):
+            if kind is not None:
+                self.events.append(Event(t, i, self.j, kind, direction))
+        self.col[out.rows] = out.slope
+        self.side[out.rows] = out.side
+        self.exact = self.exact and out.settled
 
-    def _push(self, idx: np.ndarray, active: np.ndarray, sliding: np.ndarray) -> np.ndarray:
-        return self.s * (self.X[idx] @ self._x_eff(active, sliding)[0]) - self.push_tol[idx]
-
-    def _resolve(self, t: float, plane: np.ndarray, active: np.ndarray, sliding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """New (active, sliding) for the pairs ``plane`` on their hyperplanes at time t.
-
-        Start with them all inactive (sigma'(0) = 0); repeatedly: a sliding pair whose
-        multiplier leaves (0, 1) exits to that side; a free pair pushed up (<x_i, u'> > 0)
-        becomes active, one pushed down becomes inactive, and one that is pushed back into
-        its hyperplane from the side it goes to starts sliding."""
-        act, sld = active.copy(), sliding.copy()
-        act[plane] = False
-        sld[plane] = False
-        for _ in range(4 * plane.size + 4):
-            _, lam = self._x_eff(act, sld)
-            idx = np.flatnonzero(sld)
-            low, high = idx[lam <= 0.0], idx[lam >= 1.0]
-            if low.size or high.size:
-                sld[low] = sld[high] = False
-                act[high] = True
-                continue
-            free = plane[~sld[plane]]
-            push = self._push(free, act, sld)
-            flip = free[((push > 0.0) & ~act[free]) | ((push <= 0.0) & act[free])]
-            if flip.size == 0:
-                break
-            i = flip[0]
-            act[i] = not act[i]
-            if (self._push(np.array([i]), act, sld)[0] > 0.0) != act[i]:
-                act[i] = False
-                sld[i] = True
-        else:
-            self.exact = False
-        for i in plane.tolist():
-            if sld[i] and not sliding[i]:
-                self.events.append(Event(t, i, self.j, "sliding", 0))
-            elif sliding[i] and not sld[i]:
-                self.events.append(Event(t, i, self.j, "sliding_exit", 1 if act[i] else -1))
-            elif act[i] != active[i] and not sld[i]:
-                self.events.append(Event(t, i, self.j, "activate" if act[i] else "deactivate", 1 if act[i] else -1))
-            elif t > 0.0 and not sld[i] and not sliding[i]:
-                self.events.append(Event(t, i, self.j, "grazing", 0))
-        return act, sld
-
-    def _mode(self, active: np.ndarray, sliding: np.ndarray, u: np.ndarray, r: float) -> LimitMode:
-        """The mode's closed form; with sliding pairs, u and the frame vector e are projected
-        onto span{x_i : i sliding}^perp (where x_eff lies) so rounding cannot leave it."""
-        x_eff = self._x_eff(active, sliding)[0]
+    def _mode(self, u: np.ndarray, r: float) -> LimitMode:
+        """The mode's closed form with x_eff = sum_i S_i g_i x_i (S the slopes: 1 active, alpha inactive, the Filippov
+        slope of a sliding pair); with sliding pairs, u and the frame vector e are projected onto
+        span{x_i : i sliding}^perp (where x_eff lies) so rounding cannot leave it."""
+        x_eff = (self.col * self.g) @ self.X
+        sliding = self.side == 0
         if not sliding.any():
             return LimitMode.start(x_eff, u, self.s, r)
         pinv_Xs = np.linalg.pinv(self.X[sliding])
@@ -260,25 +236,30 @@ class NeuronRun:
             return mode
         e = mode.e - pinv_Xs @ (Xs @ mode.e)
         ne = float(np.linalg.norm(e))
-        if ne < 1e-8:  # no room to move inside the sliding subspace: u = +-a_hat there
+        if ne < 1e-8 or np.linalg.matrix_rank(Xs) >= self.X.shape[1] - 1:
+            # no room to move inside the sliding subspace (a line, or less): u = +-a_hat there. On a line the frame
+            # vector e is rounding noise of u - <u, a> a, which would turn u through 0 to -u
             return LimitMode(mode.u0, mode.r0, mode.s, mode.k, mode.a_hat, np.zeros_like(e), -np.inf if mode.u0 @ mode.a_hat > 0 else np.inf)
         return LimitMode(mode.u0, mode.r0, mode.s, mode.k, mode.a_hat, e / ne, mode.tau0)
 
     def _run(self, u: np.ndarray, r: float) -> None:
+        alpha = self.field.alpha
         p = self.X @ u
-        active = p > self.plane_tol
-        sliding = np.zeros_like(active)
         plane = np.flatnonzero(np.abs(p) <= self.plane_tol)
+        self.side = np.where(p > self.plane_tol, 1, -1)  # on-plane pairs start inactive (sigma'(0) = alpha)
+        self.col = np.where(self.side == 1, 1.0, alpha)
+        crossed: set[int] = set()
         t = 0.0
         n_events = 0
         while True:
             if plane.size:
-                active, sliding = self._resolve(t, plane, active, sliding)
-            if self.field.alpha == 0.0 and not active.any() and not sliding.any():
+                self._resolve(t, plane, crossed)
+            active, sliding = self.side == 1, self.side == 0
+            if alpha == 0.0 and not active.any() and not sliding.any():
                 self.events.append(Event(t, -1, self.j, "dead", 0))
                 self.segments.append(Segment(t, self.t_end, LimitMode.start(np.zeros_like(u), u, self.s, r), active, sliding))
                 return
-            mode = self._mode(active, sliding, u, r)
+            mode = self._mode(u, r)
             tc = mode.crossing_times(self.X)
             tc[plane] = np.inf
             tc[sliding] = np.inf
@@ -291,7 +272,9 @@ class NeuronRun:
                 raise NumericalError(f"limit engine: neuron {self.j} switched mode more than {self.max_events} times by t = {t:.6g} (Zeno?)")
             t_new = t + dt
             self.segments.append(Segment(t, t_new, mode, active, sliding))
-            plane = np.union1d(np.flatnonzero(t + tc <= t_new + TIME_RTOL * max(1.0, t_new)), np.flatnonzero(sliding))
+            hit = np.flatnonzero(t + tc <= t_new + TIME_RTOL * max(1.0, t_new))
+            crossed = set(hit.tolist())
+            plane = np.union1d(hit, np.flatnonzero(sliding))
             u_arr, r_arr = mode.state(dt)
             u, r, t = u_arr, float(r_arr), t_new
 
@@ -348,7 +331,8 @@ def solve_limit(field: NetworkField, U0: np.ndarray, s: np.ndarray, times: np.nd
     g = limit_weights(field)
     t_end = float(times[-1])
     cap = 10 * field.n + 10 if max_events_per_neuron is None else int(max_events_per_neuron)
-    runs = [NeuronRun(field, g, j, U0[j] / norms[j], float(r0[j]), float(s[j]), t_end, cap) for j in range(h)]
+    surf = Surfaces.of(field.X)
+    runs = [NeuronRun(field, g, j, U0[j] / norms[j], float(r0[j]), float(s[j]), t_end, cap, surf) for j in range(h)]
     U = np.empty((times.size, h, U0.shape[1]))
     R = np.empty((times.size, h))
     for run in runs:

@@ -1,9 +1,10 @@
 """Settling an event point: the switching law applied to the pairs on their surfaces.
 
 At an event point every pair within tau_ij = SURFACE_TOL ||x_i|| ||w_j|| of its surface is put exactly
-on it (projection of w_j / u_j), the pairs of one neuron are classified jointly by the switching law
-(:mod:`switching`: active, inactive, or sliding with its Filippov slope in [alpha, 1]; rows on one line
-through 0 share a surface and are settled together), and every change is logged as an event (activate,
+on it (projection of w_j / u_j), the pairs of one neuron are classified jointly by the switching law of every
+engine (:func:`law.settle_column`: active, inactive, or sliding with its Filippov slope in [alpha, 1]; rows on one
+line through 0 share a surface and are settled together; ``stats["unsettled"]`` counts the settlings whose
+iteration found no fixed point), and every change is logged as an event (activate,
 deactivate, grazing, sliding, sliding_exit; with alpha = 0, dead). :class:`Settling` is one part of
 :class:`engine.Engine`: it reads and writes the engine's ``mode``, ``events``, ``stats`` and sliding
 hysteresis, and reads its form and data geometry (``X``, ``K``, ``xnorm``, ``alpha``, the lines).
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field as dc_field
 
 import numpy as np
 
-from verify.dynamics import engine_jit, switching
+from verify.dynamics import engine_jit
+from verify.dynamics.law import settle_column
 from verify.trajectory import Event
 
 SURFACE_TOL = 1e-12  # |e_ij| <= SURFACE_TOL ||x_i|| ||w_j||: on the hyperplane
@@ -72,81 +74,21 @@ class Settling:
             if j in m.sliding:
                 rows = np.union1d(rows, m.sliding[j])
             self.form.project(z, j, rows)
-            if self.coupled:
-                reps = np.unique(self.rep[rows])
-                if any(self.line_rows[int(r)].size > 1 for r in reps):
-                    self._settle_lines(t, reps, j, g, gain, trig)
-                    continue
-            if rows.size == 1:
-                self._settle_pair(t, int(rows[0]), j, g, gain, (int(rows[0]), j) in trig)
+            out = settle_column(m.S, g, self.K, gain, j, rows, m.side[:, j], {i for i, jj in trig if jj == j},
+                                self.alpha, self.rep, self.sgn, self.line_rows)
+            for i, (kind, direction), rep in zip(out.rows.tolist(), out.events, out.repelling.tolist()):
+                self._log(t, i, j, kind, direction, rep)
+            m.S[out.rows, j] = out.slope
+            m.side[out.rows, j] = out.side
+            m.armed[out.rows, j] = False
+            if out.sliding.size:
+                m.sliding[j] = out.sliding
             else:
-                self._settle_neuron(t, rows, j, g, gain, np.array([(int(i), j) in trig for i in rows]))
+                m.sliding.pop(j, None)
+            self.stats["unsettled"] += int(not out.settled)
         self.check_dead(t, cols)
 
-    def _settle_pair(self, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
-        """One on-surface pair of neuron j (:func:`switching.resolve_pair`)."""
-        m = self.mode
-        prev = int(m.side[i, j])
-        state, slope, rep = switching.resolve_pair(m.S, g, self.K, gain, i, j, self.alpha, prev if trig else 0)
-        self._log(t, i, j, prev, state, trig, rep)
-        m.S[i, j] = slope
-        m.side[i, j] = 1 if state == switching.ACTIVE else (0 if state == switching.SLIDING else -1)
-        m.armed[i, j] = False
-        if state == switching.SLIDING:
-            m.sliding[j] = np.array([i])
-        else:
-            m.sliding.pop(j, None)
-
-    def _settle_neuron(self, t: float, rows: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray, trig: np.ndarray) -> None:
-        """Several on-surface pairs of neuron j, settled jointly (:func:`switching.resolve_neuron`)."""
-        m = self.mode
-        arrival = np.where(trig, m.side[rows, j], 0)
-        state, slopes, reps = switching.resolve_neuron(m.S, g, self.K, gain, j, rows, self.alpha, arrival)
-        for k, i in enumerate(rows.tolist()):
-            self._log(t, i, j, int(m.side[i, j]), int(state[k]), bool(trig[k]), bool(reps[k]))
-        m.S[rows, j] = slopes
-        m.side[rows, j] = np.where(state == switching.ACTIVE, 1, np.where(state == switching.SLIDING, 0, -1))
-        m.armed[rows, j] = False
-        slide = rows[state == switching.SLIDING]
-        if slide.size:
-            m.sliding[j] = slide
-        else:
-            m.sliding.pop(j, None)
-
-    def _settle_lines(self, t: float, reps: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray,
-                      trig: set[tuple[int, int]]) -> None:
-        """On-surface lines of neuron j (rows on one line through 0 share the surface, their slopes coupled:
-        :func:`switching.resolve_lines`); every member pair is logged, sided and disarmed."""
-        m = self.mode
-        members = [self.line_rows[int(r)] for r in reps]
-        signs = [self.sgn[rows] for rows in members]
-        arrival = np.zeros(len(members), dtype=int)
-        for q, rows in enumerate(members):
-            hit = [int(i) for i in rows if (int(i), j) in trig]
-            if hit:  # the representative's side before the event: the hit row's side, oriented
-                arrival[q] = int(m.side[hit[0], j]) * int(self.sgn[hit[0]])
-        state, slopes, reps_flag = switching.resolve_lines(m.S, g, self.K, gain, j, members, signs, self.alpha, arrival)
-        sliding = []
-        for q, rows in enumerate(members):
-            for i in rows.tolist():
-                if state[q] == switching.SLIDING:
-                    new, side = switching.SLIDING, 0
-                else:
-                    up = (state[q] == switching.ACTIVE) == (self.sgn[i] > 0)
-                    new, side = (switching.ACTIVE, 1) if up else (switching.INACTIVE, -1)
-                self._log(t, i, j, int(m.side[i, j]), new, (i, j) in trig, bool(reps_flag[q]))
-                m.side[i, j] = side
-            m.S[rows, j] = switching.member_slopes(slopes[q], signs[q], self.alpha)
-            m.armed[rows, j] = False
-            if state[q] == switching.SLIDING:
-                sliding.append(int(rows[0]))
-        if sliding:
-            m.sliding[j] = np.array(sliding)
-        else:
-            m.sliding.pop(j, None)
-
-    def _log(self, t: float, i: int, j: int, prev: int, new: int, trig: bool, rep: bool) -> None:
-        kind, direction = switching.event_kind(prev, new, trig, rep)
+    def _log(self, t: float, i: int, j: int, kind: str | None, direction: int, rep: bool) -> None:
         if kind == "sliding":
             self.slide_entries[i, j] += 1
             if self.slide_entries[i, j] > STICKY_AFTER:

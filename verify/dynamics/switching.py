@@ -54,6 +54,10 @@ class Numbers:
 
 
 def _lstsq(M: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Least squares; NaN where M or b is not finite (a Runge-Kutta stage of a step that overflowed: the step's
+    error is then NaN and the step is rejected, as on the compiled paths, instead of LAPACK failing)."""
+    if not (np.all(np.isfinite(M)) and np.all(np.isfinite(b))):
+        return np.full(M.shape[1], np.nan)
     return np.linalg.lstsq(M, b, rcond=None)[0]
 
 
@@ -166,22 +170,26 @@ def all_sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, sliding: dic
 
 def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray, alpha: Any,
                    arrival: np.ndarray | None = None, max_iter: int = 50,
-                   nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Jointly settle all on-surface pairs ``rows`` of neuron j.
 
     ``arrival`` (per row): -1 for a pair that reached its surface from the inactive side, +1
     from the active side, 0 unknown. Having arrived, the pair's own side pushes into the surface
     whatever rounding says (d0 >= 0, resp. d1 <= 0), so it crosses or slides, never bounces
     back (a bounce would creep back by tau and loop). Returns (state per row: ACTIVE / INACTIVE /
-    SLIDING, slope per row). Iterates: classify each pair with the others at their current
-    slopes, solve the sliding system, send slopes outside [alpha, 1] to their side (a pair keeps
-    sliding at the bound it arrived from), until no pair changes (one row: one pass, its own slope is not in
-    d0, d1). The repelling flags are those of the last pass.
+    SLIDING, slope per row, repelling per row, settled: the iteration reached its fixed point). Iterates:
+    classify each pair with the others at their current slopes, solve the sliding system, send slopes outside
+    [alpha, 1] to their side (a pair keeps sliding at the bound it arrived from), until no pair changes (one row:
+    one pass, its own slope is not in d0, d1). Where these joint updates cycle (a state comes back: two pairs
+    that each keep the other active, say, swap sides forever), only the first pair that changes moves from
+    then on (:func:`_one_move`), which settles on one of the fixed points. The repelling flags are those of
+    the last pass.
     """
     arrival = np.zeros(rows.size, dtype=int) if arrival is None else np.asarray(arrival)
     col = S[:, j].copy()
     state = np.full(rows.size, -1)
     Sj = S.copy()
+    settled, seen = False, set()
     for _ in range(max_iter):
         Sj[:, j] = col
         raw0, raw1, tol = normal_rates(Sj, g, K, gain, rows, np.full(rows.size, j), alpha, nums)
@@ -189,7 +197,7 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
         d0, d1 = raw0, raw1
         d0 = np.where(arrival == -1, np.maximum(d0, push), d0)
         d1 = np.where(arrival == 1, np.minimum(d1, -push), d1)
-        new = classify(d0, d1, tol)
+        new = _one_move(classify(d0, d1, tol), state, seen)
         slide = rows[new == SLIDING]
         col[rows[new == ACTIVE]] = nums.one
         col[rows[new == INACTIVE]] = alpha
@@ -201,10 +209,22 @@ def resolve_neuron(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray
             new[np.isin(rows, slide[hi])] = ACTIVE
             new[np.isin(rows, slide[lo])] = INACTIVE
         if np.array_equal(new, state) or rows.size == 1:  # one row: its own slope is not in d0, d1
-            state = new
+            state, settled = new, True
             break
+        seen.add(state.tobytes())
         state = new
-    return state, col[rows], repelling(raw0, raw1, tol)
+    return state, col[rows], repelling(raw0, raw1, tol), settled
+
+
+def _one_move(new: np.ndarray, state: np.ndarray, seen: set) -> np.ndarray:
+    """The next states of a joint settling: ``new`` while the iteration has not cycled (``state`` not in ``seen``),
+    else ``state`` with only its first differing entry moved to ``new``."""
+    moved = np.flatnonzero(new != state)
+    if state.tobytes() not in seen or moved.size < 2:
+        return new
+    out = state.copy()
+    out[moved[0]] = new[moved[0]]
+    return out
 
 
 @numba.njit(cache=True)
@@ -304,11 +324,13 @@ def member_slopes(s: Any, signs: np.ndarray, alpha: Any) -> np.ndarray:
 
 def resolve_lines(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, members: list[np.ndarray],
                   signs: list[np.ndarray], alpha: Any, arrival: np.ndarray, max_iter: int = 50,
-                  nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`resolve_neuron` over lines: (state per line (of its representative), slope per line, repelling)."""
+                  nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """:func:`resolve_neuron` over lines: (state per line (of its representative), slope per line, repelling,
+    settled)."""
     col = S[:, j].copy()
     p = len(members)
     state = np.full(p, -1)
+    settled, seen = False, set()
     raw0, raw1, tol = (np.zeros(p, dtype=col.dtype) for _ in range(3))
     for _ in range(max_iter):
         new = np.empty(p, dtype=int)
@@ -323,6 +345,7 @@ def resolve_lines(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray,
             d0 = max(raw0[q], push) if arrival[q] == -1 else raw0[q]
             d1 = min(raw1[q], -push) if arrival[q] == 1 else raw1[q]
             new[q] = classify(np.array([d0]), np.array([d1]), np.array([tol[q]]))[0]
+        new = _one_move(new, state, seen)
         slopes = np.where(new == ACTIVE, nums.one, alpha)
         slide = np.flatnonzero(new == SLIDING)
         if slide.size:
@@ -335,6 +358,10 @@ def resolve_lines(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray,
         for q in range(p):
             col[members[q]] = member_slopes(slopes[q], signs[q], alpha)
         if np.array_equal(new, state):
+            settled = True
             break
+        seen.add(state.tobytes())
         state = new
-    return state, slopes, repelling(raw0, raw1, tol)
+    return state, slopes, repelling(raw0, raw1, tol), settled
+
+

@@ -81,41 +81,34 @@ def _dict_entry(mapping: dict, key: Any, value: Any = None, remove: bool = False
 
 
 def _events_skip_crossing() -> contextlib.AbstractContextManager:
-    """Every 10th crossing settled by ``Engine._settle_pair`` or ``Engine._settle_lines`` (rows on one line
-    through 0) is logged and disarmed but its mode (S, side) is not applied: the pairs keep the old slope while
-    their preactivation changes sign. The compiled loop (which settles single pairs itself) is switched off, so that
-    every crossing goes through these two methods."""
-    from verify.dynamics import engine
+    """Every 10th crossing of a single pair or of rows on one line through 0, as the float64 engine settles it
+    (``settle.settle_column``), is logged and disarmed but its mode (S, side) is not applied: the pairs keep the old
+    slope while their preactivation changes sign. The compiled loop (which settles single pairs itself) is switched
+    off, so that every crossing goes through the settling."""
+    from dataclasses import replace
 
-    pair, lines = engine.Engine._settle_pair, engine.Engine._settle_lines
+    from verify.dynamics import engine, settle, switching
+
+    original = settle.settle_column
     count = [0]
 
-    def skipped() -> bool:
+    def settle_column(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, j: int, rows: np.ndarray,
+                      side: np.ndarray, trig: set, alpha: Any, rep: np.ndarray, sgn: np.ndarray, line_rows: dict,
+                      **kw: Any) -> Any:
+        out = original(S, g, K, gain, j, rows, side, trig, alpha, rep, sgn, line_rows, **kw)
+        lines = bool(line_rows) and any(line_rows[int(r)].size > 1 for r in np.unique(rep[rows]))
+        if not trig or not (rows.size == 1 or lines):
+            return out
         count[0] += 1
-        return count[0] % EVERY == 0
+        if count[0] % EVERY:
+            return out
+        prev = side[out.rows].copy()
+        events = [switching.event_kind(p, 1 if p < 0 else -1, int(i) in trig, False) for i, p in zip(out.rows, prev)]
+        kept = np.array([int(r) for r in np.unique(rep[out.rows]) if side[int(r)] == 0], dtype=np.int64)
+        return replace(out, side=prev, slope=S[out.rows, j].copy(), events=events, sliding=kept,
+                       repelling=np.zeros(out.rows.size, dtype=bool))
 
-    def settle_pair(self: Any, t: float, i: int, j: int, g: np.ndarray, gain: np.ndarray, trig: bool) -> None:
-        if trig and skipped():
-            prev = int(self.mode.side[i, j])
-            self._log(t, i, j, prev, 1 if prev < 0 else -1, trig, False)
-            self.mode.armed[i, j] = False
-            return
-        pair(self, t, i, j, g, gain, trig)
-
-    def settle_lines(self: Any, t: float, reps: np.ndarray, j: int, g: np.ndarray, gain: np.ndarray,
-                     trig: set[tuple[int, int]]) -> None:
-        rows = [int(i) for r in reps for i in self.line_rows[int(r)]]
-        hit = [i for i in rows if (i, j) in trig]
-        if hit and skipped():
-            for i in rows:
-                prev = int(self.mode.side[i, j])
-                self._log(t, i, j, prev, 1 if prev < 0 else -1, (i, j) in trig, False)
-                self.mode.armed[i, j] = False
-            return
-        lines(self, t, reps, j, g, gain, trig)
-
-    return _patched((engine.Engine, "_settle_pair", settle_pair), (engine.Engine, "_settle_lines", settle_lines),
-                    (engine, "COMPILED_LOOP", False))
+    return _patched((settle, "settle_column", settle_column), (engine, "COMPILED_LOOP", False))
 
 
 def _logistic2_weight_halved() -> contextlib.AbstractContextManager:
@@ -213,12 +206,12 @@ def _limit_skip_crossing() -> contextlib.AbstractContextManager:
     original = limit.NeuronRun._resolve
     count = [0]
 
-    def resolve(self: Any, t: float, plane: np.ndarray, active: np.ndarray, sliding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def resolve(self: Any, t: float, plane: np.ndarray, crossed: set[int]) -> None:
         if t > 0.0:
             count[0] += 1
             if count[0] % EVERY == 0:
-                return active.copy(), sliding.copy()
-        return original(self, t, plane, active, sliding)
+                return
+        original(self, t, plane, crossed)
 
     return _patched((limit.NeuronRun, "_resolve", resolve))
 
@@ -244,7 +237,7 @@ def _sgd_with_replacement() -> contextlib.AbstractContextManager:
 
 MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     Mutant("events-skip-crossing", "every 10th crossing not applied (logged, mode unchanged)",
-           "verify/dynamics/settle.py Settling._settle_pair, Settling._settle_lines", _events_skip_crossing),
+           "verify/dynamics/settle.py settle_column (single pairs and lines)", _events_skip_crossing),
     Mutant("logistic2-weight-halved", "factor 2 dropped in the compiled logistic2 weight",
            "verify/dynamics/field_jit.py LOSS_CODES", _logistic2_weight_halved),
     Mutant("polar-outputs-exp-r", "exp(r) for exp(2r) in the polar outputs",

@@ -61,12 +61,13 @@ class Engine(Planning, Locating, Settling):
         self.rho_dd = DD_REL_FLOOR
         self.progress = progress
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "min_step": None, "max_step": None, "mp_orders": 0, "dd_orders": 0, "all_mp_steps": 0}
+        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "min_step": None, "max_step": None, "mp_orders": 0, "dd_orders": 0, "all_mp_steps": 0}
         self.err_sum = mpfr(0)
         self.unorm_drift = mpfr(0)
         n, h = mf.n, self.h
         self.rep, self.sgn = lines(mf.Xf)  # rows on one line through 0 share a surface (coupled slopes)
-        self.line_rows = {int(r): [int(i) for i in np.flatnonzero(self.rep == r)] for r in np.unique(self.rep)}
+        coupled = bool(np.any(self.rep != np.arange(self.rep.size)))
+        self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)} if coupled else {}
         self.mode = MpMode(S=np.full((n, h), mpfr(0), dtype=object), side=np.full((n, h), -1), onsurf=np.zeros((n, h), bool), dead=np.zeros(h, bool))
 
     # state ----------------------------------------------------------------------------------------

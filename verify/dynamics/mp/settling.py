@@ -2,9 +2,9 @@
 
 At an event (or at t = 0) every pair within tau_ij = 10^-dps ||x_i|| ||w_j|| of its surface, or
 on its wrong side, is put onto it: w_j is projected onto the hyperplanes of those rows (polar: u_j
-renormalised). The pairs of one neuron are then settled jointly by the switching law of the float64
-backend, run on mpfr (:func:`switching.resolve_neuron`; rows on one line through 0 share a surface,
-:func:`switching.resolve_lines`; numbers from :func:`events.numbers`): active, inactive or Filippov
+renormalised). The pairs of one neuron are then settled jointly by the switching law of every engine,
+run on mpfr (:func:`law.settle_column`; rows on one line through 0 share a surface; numbers from
+:func:`events.numbers`; ``stats["unsettled"]`` counts settlings without a fixed point): active, inactive or Filippov
 sliding, a pair that arrived by a detected crossing pushed in from its own side, and every change
 is logged as an event. With alpha = 0 a neuron whose slopes are
 all 0 and which does not slide is dead (logged once, frozen). After each step the on-surface flags
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.dynamics import switching as sw
+from verify.dynamics import law
 from verify.dynamics.mp import events as mpev
 from verify.dynamics.mp import num
 from verify.dynamics.mp.num import mpfr
@@ -85,56 +85,26 @@ class Settling:
         for j in cols:
             rows = sorted(set(np.flatnonzero(near[:, j]).tolist()) | set(m.sliding.get(j, [])))
             self.project(j, rows)
-            reps = sorted({int(self.rep[i]) for i in rows})
-            if any(len(self.line_rows[r]) > 1 for r in reps):
-                self._settle_lines(t, j, reps, g, gain, trig, nums)
-                continue
-            arrival = np.array([int(m.side[i, j]) if (i, j) in trig else 0 for i in rows])
-            state, slopes, rep = sw.resolve_neuron(m.S, g, self.mf.Km, gain, j, np.array(rows), self.mf.alpha,
-                                                   arrival, nums=nums)
-            for q, i in enumerate(rows):
-                self._log(t, i, j, int(state[q]), (i, j) in trig, bool(rep[q]))
-                m.set(i, j, slopes[q], 1 if state[q] == sw.ACTIVE else (0 if state[q] == sw.SLIDING else -1))
+            out = law.settle_column(m.S, g, self.mf.Km, gain, j, np.array(rows, dtype=np.int64), m.side[:, j],
+                                    {i for i, jj in trig if jj == j}, self.mf.alpha, self.rep, self.sgn, self.line_rows,
+                                    nums=nums)
+            if any(int(r) in self.line_rows and self.line_rows[int(r)].size > 1 for r in out.sliding):
+                raise NumericalError("mp backend: rows on one line through 0 (x_k = +-c x_i) slide together; coupled "
+                                     "sliding is integrated by the float64 engine only")
+            for i, (kind, direction), rep, slope, side in zip(out.rows.tolist(), out.events, out.repelling.tolist(),
+                                                              out.slope, out.side.tolist()):
+                if rep:
+                    self.stats["nonunique"] += 1
+                if kind is not None:
+                    self.events.append(Event(t, i, j, kind, direction))
+                m.set(i, j, slope, side)
                 m.onsurf[i, j] = True
-            slide = [i for q, i in enumerate(rows) if state[q] == sw.SLIDING]
-            if slide:
-                m.sliding[j] = slide
+            if out.sliding.size:
+                m.sliding[j] = out.sliding.tolist()
             else:
                 m.sliding.pop(j, None)
+            self.stats["unsettled"] += int(not out.settled)
         self.check_dead(t)
-
-    def _log(self, t, i: int, j: int, new: int, trig: bool, rep: bool) -> None:
-        """Log the event of pair (i, j), on side ``mode.side[i, j]`` before, now in state ``new``."""
-        kind, direction = sw.event_kind(int(self.mode.side[i, j]), new, trig, rep)
-        if rep:
-            self.stats["nonunique"] += 1
-        if kind is not None:
-            self.events.append(Event(t, i, j, kind, direction))
-
-    def _settle_lines(self, t, j: int, reps: list, g: np.ndarray, gain: np.ndarray, trig: set, nums: sw.Numbers) -> None:
-        """On-surface lines of neuron j with coupled member slopes (:func:`switching.resolve_lines`; the arrival side
-        of a line is that of its hit row, oriented). A line that stays sliding is refused (NumericalError): the mp
-        series integrates sliding per independent row, not for coupled rows."""
-        m = self.mode
-        members = [np.array(self.line_rows[r]) for r in reps]
-        signs = [self.sgn[rows] for rows in members]
-        arrival = np.zeros(len(members), dtype=int)
-        for q, rows in enumerate(members):
-            hit = [int(i) for i in rows if (int(i), j) in trig]
-            if hit:
-                arrival[q] = int(m.side[hit[0], j]) * int(self.sgn[hit[0]])
-        state, slopes, flags = sw.resolve_lines(m.S, g, self.mf.Km, gain, j, members, signs, self.mf.alpha, arrival,
-                                                nums=nums)
-        if (state == sw.SLIDING).any():
-            raise NumericalError("mp backend: rows on one line through 0 (x_k = +-c x_i) slide together; coupled "
-                                 "sliding is integrated by the float64 engine only")
-        for rows, sg, st, s_rep, rep in zip(members, signs, state, slopes, flags):
-            for i, s, slope in zip(rows.tolist(), sg.tolist(), sw.member_slopes(s_rep, sg, self.mf.alpha)):
-                up = (st == sw.ACTIVE) == (s > 0)
-                self._log(t, i, j, sw.ACTIVE if up else sw.INACTIVE, (i, j) in trig, bool(rep))
-                m.set(i, j, slope, 1 if up else -1)
-                m.onsurf[i, j] = True
-        m.sliding.pop(j, None)
 
     def check_dead(self, t) -> None:
         """alpha = 0: mark (and log) the neurons whose slopes are all 0 and which do not slide."""
