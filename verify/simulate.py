@@ -264,13 +264,15 @@ def _check_float64_scale(ds: Dataset, W: np.ndarray, v: np.ndarray, log_eps: flo
     """Refuse an initial state float64 cannot integrate: weights whose squares overflow, or outputs
     |f(x_i)| <= X_max sum_j |v_j| ||w_j|| beyond 1e300 (computed in log space; eps^2 = exp(2 log_eps))."""
     shift = 0.0 if log_eps is None else log_eps
-    biggest = float(max(np.max(np.abs(W)), np.max(np.abs(v))))
+    abs_v, row_max = np.abs(v), np.max(np.abs(W), axis=1)
+    biggest = float(max(np.max(row_max), np.max(abs_v)))
     if biggest > 0.0 and math.log(biggest) + shift > LOG_WEIGHT_LIMIT:
         raise InputError(f"initial weights up to 10^{(math.log(biggest) + shift) / math.log(10):.0f}: beyond what float64 "
                          "can integrate (their squares overflow); the theorems are about small initialisations")
-    norms = ds.norms.max() * np.abs(v) * np.max(np.abs(W), axis=1)
-    if np.any(norms > 0.0):
-        log_f = math.log(float(np.sum(norms[norms > 0.0]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
+    norms = ds.norms.max() * abs_v * row_max
+    positive = norms > 0.0
+    if positive.any():
+        log_f = math.log(float(np.sum(norms[positive]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
         if log_f > LOG_OUTPUT_LIMIT:
             raise InputError(f"initial outputs up to 10^{log_f / math.log(10):.0f}: beyond what float64 can integrate "
                              "(the loss and its gradient overflow); scale the initialisation down")
@@ -317,14 +319,20 @@ def _check_backend_options(backend: str, lr: Any, batch_size: Any, dps: Any, tol
 def row_log_norms(W: np.ndarray) -> np.ndarray:
     """ln ||W_j|| per row without underflow (-inf for zero rows)."""
     m = np.max(np.abs(W), axis=1)
-    safe = np.where(m > 0.0, m, 1.0)
-    with np.errstate(divide="ignore"):
-        return np.where(m > 0.0, np.log(safe) + np.log(np.linalg.norm(W / safe[:, None], axis=1)), -np.inf)
+    positive = m > 0.0
+    safe = np.where(positive, m, 1.0)
+    scaled = W / safe[:, None]
+    with np.errstate(divide="ignore"):  # np.linalg.norm(scaled, axis=1) is this sqrt of the sum of squares
+        return np.where(positive, np.log(safe) + np.log(np.sqrt(np.add.reduce(scaled * scaled, axis=1))), -np.inf)
 
 
 def is_balanced(W: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool:
     """|v_j| = ||W_j|| for all j to ``rtol`` relative (computed without underflow)."""
-    lw = row_log_norms(W)
+    return _balanced(row_log_norms(W), v, rtol)
+
+
+def _balanced(lw: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool:
+    """:func:`is_balanced` given lw = :func:`row_log_norms` (W): |ln|v_j| - lw_j| <= rtol, or both -inf."""
     with np.errstate(divide="ignore"):
         lv = np.log(np.abs(v))
     both_zero = np.isneginf(lw) & np.isneginf(lv)
@@ -335,8 +343,8 @@ def is_balanced(W: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> boo
 
 
 def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool) -> str:
-    balanced = is_balanced(W, v)
     log_norms = row_log_norms(W)
+    balanced = _balanced(log_norms, v)
     nonzero = bool(np.all(np.isfinite(log_norms)))
     if backend == "limit":
         if form == "cartesian":

@@ -59,25 +59,44 @@ def project_off(v: np.ndarray, x: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
-def dense_point(z: np.ndarray, F: np.ndarray, x: float) -> np.ndarray:
-    """The step interpolant at one x (same nesting as :func:`stepper.dense_eval`)."""
-    y = np.zeros(z.size)
-    m = F.shape[0]
+def dense_point_into(out: np.ndarray, z: np.ndarray, F: np.ndarray, x: float) -> None:
+    """In place (out must not be z): out = the step interpolant at one x (same nesting as :func:`stepper.dense_eval`),
+    z + x (F0 + (1-x)(F1 + x (F2 + ...)))."""
+    m, N = F.shape
+    for p in range(N):
+        out[p] = 0.0
     for k in range(m):
-        y += F[m - 1 - k]
-        y *= x if k % 2 == 0 else 1.0 - x
-    return y + z
+        c = x if k % 2 == 0 else 1.0 - x
+        for p in range(N):
+            out[p] = (out[p] + F[m - 1 - k, p]) * c
+    for p in range(N):
+        out[p] += z[p]
 
 
 @numba.njit(cache=True)
-def neuron_size_per_component(z: np.ndarray, h: int, d: int, floor: float) -> np.ndarray:
-    """Cartesian z = [W, v]: per component, max(||(w_j, v_j)||, floor) of its neuron."""
-    out = np.empty(h * d + h)
+def dense_point(z: np.ndarray, F: np.ndarray, x: float) -> np.ndarray:
+    """:func:`dense_point_into` into a new array."""
+    y = np.empty(z.size)
+    dense_point_into(y, z, F, x)
+    return y
+
+
+@numba.njit(cache=True)
+def neuron_size_into(out: np.ndarray, z: np.ndarray, h: int, d: int, floor: float) -> None:
+    """In place, Cartesian z = [W, v]: per component, max(||(w_j, v_j)||, floor) of its neuron."""
     for j in range(h):
         acc = z[h * d + j] * z[h * d + j]
         for q in range(d):
             acc += z[j * d + q] * z[j * d + q]
         size = max(np.sqrt(acc), floor)
-        out[j * d : (j + 1) * d] = size
+        for q in range(d):
+            out[j * d + q] = size
         out[h * d + j] = size
+
+
+@numba.njit(cache=True)
+def neuron_size_per_component(z: np.ndarray, h: int, d: int, floor: float) -> np.ndarray:
+    """:func:`neuron_size_into` into a new array."""
+    out = np.empty(h * d + h)
+    neuron_size_into(out, z, h, d, floor)
     return out

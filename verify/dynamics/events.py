@@ -72,18 +72,20 @@ def solve_cartesian(
         Z = eng.run(t, first_step, max_step)
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
-    c0 = v0**2 - np.sum(W0**2, axis=1)
-    ww = np.sum(W**2, axis=2)
-    c = v**2 - ww
-    size2 = np.maximum(np.maximum(v**2, ww), np.finfo(float).tiny)
-    drift = float(np.max(np.abs(c - c0) / size2))
-    peak = np.maximum(np.max(size2, axis=0), v0**2 + np.sum(W0**2, axis=1))
+    tiny = np.finfo(float).tiny
+    v02, w02 = v0**2, np.sum(W0**2, axis=1)
+    c0 = v02 - w02
+    vv, ww = v**2, np.sum(W**2, axis=2)
+    size2 = np.maximum(np.maximum(vv, ww), tiny)
+    dc = np.abs(vv - ww - c0)
+    drift = float(np.max(dc / size2))
+    peak = np.maximum(np.max(size2, axis=0), v02 + w02)
     outputs = field.outputs(W, v)
     stats = dict(
         eng.stats,
         wall_s=_time.perf_counter() - start,
         log_time=lt,
-        balancedness_drift_peak=float(np.max(np.abs(c - c0) / np.maximum(peak, np.finfo(float).tiny))),
+        balancedness_drift_peak=float(np.max(dc / np.maximum(peak, tiny))),
         shrunk_neurons=[int(j) for j in np.nonzero(np.min(size2, axis=0) < 1e-8 * peak)[0]],
         **loss_stats(field, outputs),
     )

@@ -7,6 +7,13 @@ g_i = y_i w(y_i f_i) with w(m) = e^-m (exp), expit(-m) (logistic), 2 expit(-m) (
 1 - m (square), 1 - m / sqrt(1 + m^2) (poly); expit evaluated without overflow on either side,
 the poly weight without cancellation or overflow (the formulas of :mod:`verify.model.losses`).
 The codes are the losses' declared ``Loss.jit_code`` (``LOSS_CODES`` maps name -> code).
+
+The steppers call :func:`form_rhs`, which writes into arrays it is given (scratch: :func:`field_workspace`) and
+allocates nothing; the allocating functions (``preact``, ``data_weights``, ``cartesian_rhs``, ...) are thin wrappers
+around the same ``*_into`` kernels for other callers. Loops index arrays by position instead of slicing rows, and
+:func:`form_rhs` inlines its helpers (``inline="always"``) and makes no call: numba reference-counts every array
+view and, in a function that calls another one, every array argument -- atomic operations that cost more than this
+arithmetic on small problems; in a function without calls or views it drops them.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from verify.model.losses import LOSSES
 LOSS_CODES: dict[str, int] = {loss.name: loss.jit_code for loss in LOSSES.values() if loss.jit_code is not None}
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _expit_neg(m: float) -> float:
     """expit(-m) = 1 / (1 + e^m), without overflow."""
     if m >= 0.0:
@@ -30,7 +37,7 @@ def _expit_neg(m: float) -> float:
     return 1.0 / (1.0 + np.exp(m))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _poly_weight(m: float) -> float:
     """1 - m / sqrt(1 + m^2): (1/s)^2 / (1 + |m|/s) for m >= 0 (= 1 / (s (s + m))), 1 + |m|/s for m < 0."""
     a = abs(m)
@@ -42,7 +49,7 @@ def _poly_weight(m: float) -> float:
     return 1.0 + r
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def margin_weight(m: float, loss: int) -> float:
     """w(m), m = y f, for the loss with code ``loss`` (``Loss.jit_code``: 0 exp, 1 logistic, 2 logistic2,
     3 square, 4 poly)."""
@@ -58,104 +65,146 @@ def margin_weight(m: float, loss: int) -> float:
 
 
 @numba.njit(cache=True)
-def preact(X: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """P = X V^T (n, h): P_ij = <x_i, v_j>, each sum in index order, the innermost loop over the neurons j
-    (contiguous, vectorisable). Plain loops: on this problem's small matrices a BLAS call costs more than the work."""
+def field_workspace(n: int, d: int, h: int) -> tuple:
+    """Scratch arrays of one field evaluation, reused across evaluations: (V^T (d, h), P (n, h), g (n,), G^T (d, h),
+    a (h,)), passed to the kernels one by one."""
+    return np.empty((d, h)), np.empty((n, h)), np.empty(n), np.empty((d, h)), np.empty(h)
+
+
+@numba.njit(cache=True, inline="always")
+def preact_into(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo: int, h: int) -> None:
+    """In place: P = X V^T (n, h), P_ij = <x_i, v_j> with v_j = z[lo + j d : lo + (j + 1) d], each sum in index order
+    from 0; the innermost loop over the neurons j (contiguous in VT, which receives V^T: vectorisable), the rows i
+    inside the terms q (consecutive updates of one P_ij would wait on each other)."""
     n, d = X.shape
-    h = V.shape[0]
-    VT = np.ascontiguousarray(V.T)
-    P = np.zeros((n, h))
+    for q in range(d):
+        for j in range(h):
+            VT[q, j] = z[lo + j * d + q]
     for i in range(n):
-        row = P[i]
-        for q in range(d):
+        for j in range(h):
+            P[i, j] = 0.0
+    for q in range(d):
+        for i in range(n):
             xq = X[i, q]
             for j in range(h):
-                row[j] += xq * VT[q, j]
+                P[i, j] += xq * VT[q, j]
+
+
+@numba.njit(cache=True)
+def preact(X: np.ndarray, z: np.ndarray, lo: int, h: int) -> np.ndarray:
+    """P = X V^T (n, h) of :func:`preact_into` as a new array."""
+    P = np.empty((X.shape[0], h))
+    preact_into(P, np.empty((X.shape[1], h)), X, z, lo, h)
     return P
+
+
+@numba.njit(cache=True, inline="always")
+def output_factors_into(a: np.ndarray, z: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, polar: bool) -> None:
+    """In place: a_j with f(x_i) = sum_j S_ij <x_i, v_j> a_j: v_j (Cartesian z = [W, v]), s_j e^(2 r_j) (polar
+    z = [r - r_ref, U])."""
+    for j in range(h):
+        a[j] = sgn[j] * np.exp(2.0 * (z[j] + r_ref[j])) if polar else z[h * d + j]
 
 
 @numba.njit(cache=True)
 def output_factors(z: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, polar: bool) -> np.ndarray:
-    """a_j with f(x_i) = sum_j S_ij <x_i, v_j> a_j: v_j (Cartesian z = [W, v]), s_j e^(2 r_j) (polar z = [r - r_ref, U])."""
+    """a (h,) of :func:`output_factors_into` as a new array."""
     a = np.empty(h)
-    for j in range(h):
-        a[j] = sgn[j] * np.exp(2.0 * (z[j] + r_ref[j])) if polar else z[h * d + j]
+    output_factors_into(a, z, sgn, r_ref, h, d, polar)
     return a
+
+
+@numba.njit(cache=True, inline="always")
+def data_weights_into(g: np.ndarray, PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, loss: int) -> None:
+    """In place: g_i = y_i w(y_i f_i) (:func:`margin_weight`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which
+    becomes S * P (in place)."""
+    n, h = PS.shape
+    for i in range(n):
+        fi = 0.0
+        for j in range(h):
+            PS[i, j] *= S[i, j]
+            fi += PS[i, j] * a[j]
+        g[i] = y[i] * margin_weight(y[i] * fi, loss)
 
 
 @numba.njit(cache=True)
 def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, loss: int) -> np.ndarray:
-    """g_i = y_i w(y_i f_i) (:func:`margin_weight`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which becomes
-    S * P (in place)."""
-    n, h = PS.shape
-    g = np.empty(n)
-    for i in range(n):
-        row = PS[i]
-        fi = 0.0
-        for j in range(h):
-            row[j] *= S[i, j]
-            fi += row[j] * a[j]
-        g[i] = y[i] * margin_weight(y[i] * fi, loss)
+    """g (n,) of :func:`data_weights_into` as a new array (``PS`` becomes S * P)."""
+    g = np.empty(PS.shape[0])
+    data_weights_into(g, PS, S, a, y, loss)
     return g
 
 
-@numba.njit(cache=True)
-def _weights_and_gradients(V: np.ndarray, a: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, loss: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For neuron vectors V (h, d) (w_j, or u_j) with output factors a: PS = S * (X V^T), g (:func:`data_weights`),
-    and G^T (d, h), G_j = sum_i S_ij g_i x_i (loops as in :func:`preact`; few temporaries: on small problems
-    the allocations cost as much as the arithmetic)."""
+@numba.njit(cache=True, inline="always")
+def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray, T: np.ndarray) -> None:
+    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0; the products S_ij g_i once per
+    row i, in the scratch row T[0] (h,))."""
     n, d = X.shape
-    h = V.shape[0]
-    PS = preact(X, V)
-    g = data_weights(PS, S, a, y, loss)
-    GT = np.zeros((d, h))
+    h = GT.shape[1]
+    for q in range(d):
+        for j in range(h):
+            GT[q, j] = 0.0
     for i in range(n):
         gi = g[i]
+        for j in range(h):
+            T[0, j] = S[i, j] * gi
         for q in range(d):
             xq = X[i, q]
-            col = GT[q]
             for j in range(h):
-                col[j] += (S[i, j] * gi) * xq
-    return PS, g, GT
+                GT[q, j] += T[0, j] * xq
+
+
+@numba.njit(cache=True, error_model="numpy")
+def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, VT: np.ndarray, PS: np.ndarray, g: np.ndarray, GT: np.ndarray, a: np.ndarray) -> None:
+    """In place: out = dz/ds = F(z), or e^s F(z) when s = ln(1 + t) (``log_time``), F the field in mode S with
+    G_j = sum_i S_ij g_i x_i (g: :func:`data_weights_into`, PS = S * P, a: :func:`output_factors_into`):
+    Cartesian z = [W, v]: w_j' = v_j G_j, v_j' = sum_i S_ij <x_i, w_j> g_i (0 unless ``train_v``);
+    polar z = [r - r_ref, U]: r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j).
+    VT, PS, g, GT, a: :func:`field_workspace`. No call (helpers inlined; numpy's error model: no division here can
+    be by zero), so numba drops the reference counting of the array arguments (module docstring)."""
+    n = X.shape[0]
+    output_factors_into(a, z, sgn, r_ref, h, d, polar)
+    preact_into(PS, VT, X, z, h if polar else 0, h)
+    data_weights_into(g, PS, S, a, y, loss)
+    _gradients_into(GT, S, g, X, VT)  # VT, done with, as scratch
+    hd = h * d
+    if polar:
+        for j in range(h):
+            radial = 0.0
+            for k in range(d):
+                radial += z[h + j * d + k] * GT[k, j]
+            out[j] = sgn[j] * radial
+            for k in range(d):
+                out[h + j * d + k] = sgn[j] * (GT[k, j] - radial * z[h + j * d + k])
+    else:
+        for j in range(h):
+            for k in range(d):
+                out[j * d + k] = a[j] * GT[k, j]
+        for j in range(h):
+            out[hd + j] = 0.0
+        if train_v:
+            for i in range(n):
+                for j in range(h):
+                    out[hd + j] += g[i] * PS[i, j]
+    if log_time:
+        e = np.exp(s)
+        for p in range(hd + h):
+            out[p] *= e
 
 
 @numba.njit(cache=True)
 def cartesian_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, h: int, d: int, loss: int, train_v: bool) -> np.ndarray:
-    """[W', v'] with w_j' = v_j sum_i S_ij g_i x_i, v_j' = sum_i S_ij <x_i, w_j> g_i."""
-    v = z[h * d :]
-    PS, g, GT = _weights_and_gradients(z[: h * d].reshape(h, d), v, S, X, y, loss)
-    out = np.zeros(h * d + h)
-    for j in range(h):
-        for k in range(d):
-            out[j * d + k] = v[j] * GT[k, j]
-    if train_v:
-        vdot = out[h * d :]
-        for i in range(X.shape[0]):
-            row = PS[i]
-            for j in range(h):
-                vdot[j] += g[i] * row[j]
+    """[W', v'] of :func:`form_rhs` (Cartesian) as a new array."""
+    out = np.empty(h * d + h)
+    VT, PS, g, GT, a = field_workspace(X.shape[0], d, h)
+    form_rhs(out, 0.0, z, S, X, y, np.ones(h), np.zeros(h), h, d, loss, train_v, False, False, VT, PS, g, GT, a)
     return out
 
 
 @numba.njit(cache=True)
 def polar_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, s: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int) -> np.ndarray:
-    """[r', U'] with G_j = sum_i S_ij g_i x_i, r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j)."""
-    U = z[h:].reshape(h, d)
-    _PS, _g, GT = _weights_and_gradients(U, output_factors(z, s, r_ref, h, d, True), S, X, y, loss)
+    """[r', U'] of :func:`form_rhs` (polar) as a new array."""
     out = np.empty(h + h * d)
-    for j in range(h):
-        radial = 0.0
-        for k in range(d):
-            radial += U[j, k] * GT[k, j]
-        out[j] = s[j] * radial
-        for k in range(d):
-            out[h + j * d + k] = s[j] * (GT[k, j] - radial * U[j, k])
+    VT, PS, g, GT, a = field_workspace(X.shape[0], d, h)
+    form_rhs(out, 0.0, z, S, X, y, s, r_ref, h, d, loss, True, True, False, VT, PS, g, GT, a)
     return out
-
-
-@numba.njit(cache=True)
-def form_rhs(z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool) -> np.ndarray:
-    """:func:`polar_rhs` or :func:`cartesian_rhs` (one signature for the compiled steppers)."""
-    if polar:
-        return polar_rhs(z, S, X, y, sgn, r_ref, h, d, loss)
-    return cartesian_rhs(z, S, X, y, h, d, loss, train_v)

@@ -27,9 +27,7 @@ def filippov_slopes(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y
                     r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
     """The sliding pairs' slopes at state z (unclipped): :func:`switching.one_row_slopes` with g(z) in mode S."""
     ii, jj, K, _alpha = slide
-    lo = h if polar else 0
-    V = np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
-    g = data_weights(preact(X, V), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    g = data_weights(preact(X, z, h if polar else 0, h), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
     return switching.one_row_slopes(S, g, K, ii, jj)
 
 

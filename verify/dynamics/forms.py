@@ -30,7 +30,7 @@ def _compiled_loss(field: NetworkField) -> int | None:
 
 class _Compiled:
     """What the compiled kernels need of a form: contiguous X, y, the loss code (None: numpy
-    path) and the field arguments of :func:`field_jit.form_rhs` after (z, S)."""
+    path) and the field arguments of :func:`field_jit.form_rhs` after (out, s, z, S)."""
 
     def _set_compiled(self, field: NetworkField, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, polar: bool) -> None:
         self._X, self._y = np.ascontiguousarray(field.X, float), np.ascontiguousarray(field.y, float)

@@ -23,8 +23,8 @@ kept when t*_i > 0. So every pair crosses at most once per mode.
 Switching: the pairs on their hyperplanes (at t = 0, and at each crossing with the neuron's sliding pairs) are
 settled by the engines' one switching law, :func:`law.settle_column` (its module docstring), with gain s,
 data weights g and Gram matrix K = X X^T: on the hyperplane <x_i, u> = 0 the limit velocity is u' = s P_u x_eff,
-so <x_i, u'> = s <x_i, x_eff> = s sum_k S_k g_k K_ki, the normal rate the law classifies (sigma'(0) = alpha: a pair
-arriving on its plane counts with the slope of the side it came from; a pair becomes active, inactive or slides,
+so <x_i, u'> = s <x_i, x_eff> = s sum_k S_k g_k K_ki, the normal rate the law classifies (sigma'(0) = alpha; a pair
+that arrived by a crossing is pushed in from the side it came from; a pair becomes active, inactive or slides,
 jointly for simultaneous crossings, coupled for rows on one line through 0). Events "activate", "deactivate",
 "grazing", "sliding", "sliding_exit" as in every engine (:func:`switching.event_code`).
 

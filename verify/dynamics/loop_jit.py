@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from verify.dynamics import engine_jit, rk_jit, scan, switching
-from verify.dynamics.field_jit import data_weights, output_factors, preact
+from verify.dynamics.field_jit import data_weights, form_rhs, output_factors, preact, preact_into
 from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, next_size
 
@@ -40,8 +40,8 @@ STAT_STEPS, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = 
 
 @numba.njit(cache=True)
 def _block(z: np.ndarray, lo: int, h: int, d: int) -> np.ndarray:
-    """The neuron vectors v_j (w_j or u_j) as a contiguous (h, d) copy."""
-    return np.ascontiguousarray(z[lo : lo + h * d]).reshape(h, d)
+    """The neuron vectors v_j (w_j or u_j) as an (h, d) view of z."""
+    return z[lo : lo + h * d].reshape(h, d)
 
 
 @numba.njit(cache=True)
@@ -71,7 +71,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
     freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple."""
     n = X.shape[0]
     V = _block(z, lo, h, d)
-    P = preact(X, V)
+    P = preact(X, z, lo, h)
     near, anycol = engine_jit.near_surface(P, xnorm, _row_norms(V), side, dead, surface_tol)
     trig = np.zeros((n, h), np.bool_)
     for p in range(pairs.shape[0]):
@@ -134,11 +134,15 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, cheap_steps: int,
         event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tab45, tab853, dense853, cheb, der):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
-    n = X.shape[0]
+    n, N = X.shape[0], z.size
     slide = (np.empty(0, np.int64), np.empty(0, np.int64), K, alpha)  # no sliding pair on this path
     A5, B5, C5, E5, D5 = tab45
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
+    work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps, reused: nothing allocated per step
+    wVT, wPS, wg, wGT, wa = work[3:]  # the field's part
+    z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((D5.shape[0], N)), atol.copy()
+    E0, VT = np.empty((n, h)), np.empty((d, h))
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
     k, rejected, null_restarts, calm = ks[0], ks[1] != 0, ks[2], ks[3]
     n_times = s_grid.size
@@ -159,14 +163,17 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         hs = target - s if last else step
         cheap = calm < cheap_steps
         order = 4 if cheap else 7
-        tol_abs = rtol * engine_jit.neuron_size_per_component(z, h, d, 1e-300) if per_neuron else atol
+        if per_neuron:
+            engine_jit.neuron_size_into(tol_abs, z, h, d, 1e-300)
+            for p in range(N):
+                tol_abs[p] = rtol * tol_abs[p]
         if cheap:
-            z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d, loss,
-                                                    train_v, polar, log_time, slide, A5, B5, C5, E5, D5)
+            err = rk_jit.rk45_step_into(z_new, f_new, F, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
+                                        d, loss, train_v, polar, log_time, slide, A5, B5, C5, E5, D5)
             evals = B5.size
         else:
-            z_new, f_new, err, Kst = rk_jit.dop853_step(s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h, d,
-                                                        loss, train_v, polar, log_time, slide, A8, B8, C8, E3, E8)
+            err = rk_jit.dop853_step_into(z_new, f_new, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
+                                          d, loss, train_v, polar, log_time, slide, A8, B8, C8, E3, E8)
             evals = B8.size
         if not np.isfinite(err) or err >= 1.0:
             step = next_size(hs, err if np.isfinite(err) else 1e10, rejected, order)
@@ -175,12 +182,11 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             stats[STAT_RHS] += evals
             continue
         if not cheap:
-            F = rk_jit.dop853_dense(s, z, f, z_new, f_new, Kst, hs, S, X, y, sgn, r_ref, h, d, loss, train_v, polar,
-                                    log_time, slide, AX, CX, DX)
+            rk_jit.dop853_dense_into(F, work, s, z, f, z_new, f_new, hs, S, X, y, sgn, r_ref, h, d, loss, train_v,
+                                     polar, log_time, slide, AX, CX, DX)
             evals += CX.size
-        V = _block(z, lo, h, d)
-        xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, preact(X, V), X, xnorm, side, armed, dead, surface_tol,
-                                                 cheb, der)
+        preact_into(E0, VT, X, z, lo, h)
+        xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, E0, X, xnorm, side, armed, dead, surface_tol, cheb, der)
         if hard.shape[0] and not start.shape[0]:
             status = PY_STEP
             break
@@ -197,7 +203,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             pairs_out[0, 0], pairs_out[0, 1] = qi, qj
         s_cut = target if (last and x_ev > 1.0) else s + min(x_ev, 1.0) * hs
         while k < n_times and s_grid[k] <= s_cut:
-            out[k] = engine_jit.dense_point(z, F, min(max((s_grid[k] - s) / hs, 0.0), 1.0))
+            engine_jit.dense_point_into(out[k], z, F, min(max((s_grid[k] - s) / hs, 0.0), 1.0))
             k += 1
         stats[STAT_STEPS] += 1
         accepted += 1
@@ -212,7 +218,8 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             cap = max(event_cap * x_ev * hs, 0.5 * hs)
             if cap < h_next:
                 calm, h_next = 0, cap
-            z[:] = engine_jit.dense_point(z, F, x_ev)
+            engine_jit.dense_point_into(z_new, z, F, x_ev)
+            z[:] = z_new
             s = s + x_ev * hs
             null_restarts = null_restarts + 1 if x_ev * hs <= 1e-14 * max(1.0, abs(s)) else 0
             step = h_next
@@ -227,7 +234,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 break
             n_pairs = 0
             stats[STAT_RESTARTS] += 1
-            f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
+            form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
             stats[STAT_RHS] += 1
         else:
             z[:] = z_new
@@ -247,7 +254,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                         U[j] /= norms[j]
                     changed = True
             if changed:
-                f[:] = rk_jit.scaled_rhs(s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
+                form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
                 stats[STAT_RHS] += 1
             else:
                 f[:] = f_new

@@ -7,7 +7,9 @@ Python between stages. Used by the event engine whenever the loss is a built-in 
 sliding pair is alone on its neuron and its line through 0: ``slide`` = (ii, jj, K, alpha) lists
 those pairs, whose Filippov slopes change within the step and are recomputed at every stage
 (:func:`filippov_jit.filippov_S`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
-Independent variable s = t or ln(1 + t) (``log_time``: dz/ds = e^s F(z)).
+Independent variable s = t or ln(1 + t) (``log_time``: dz/ds = e^s F(z)). The ``*_into`` steps write into arrays
+they are given and keep their stages in a reused workspace (:func:`step_workspace`): the compiled loop allocates
+nothing per step; the allocating forms are thin wrappers for the Python iteration and the tests.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numba
 import numpy as np
 
 from verify.dynamics import stepper
-from verify.dynamics.field_jit import form_rhs
+from verify.dynamics.field_jit import field_workspace, form_rhs
 from verify.dynamics.filippov_jit import filippov_S
 
 # dense matrix F (7, N) = step * DENSE @ K: quartic interpolant's monomials -> nested basis
@@ -26,39 +28,36 @@ TABLEAU_853 = (np.ascontiguousarray(stepper._A), np.ascontiguousarray(stepper._B
                np.ascontiguousarray(stepper._E3), np.ascontiguousarray(stepper._E5))
 DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(stepper._C_EXTRA),
              np.ascontiguousarray(stepper._D))
+STAGES = stepper._dop.N_STAGES_EXTENDED  # rows of the stage matrix: DOP853's 13 and its dense output's 3
 
 
 @numba.njit(cache=True)
-def scaled_rhs(s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple) -> np.ndarray:
-    """dz/ds: :func:`field_jit.form_rhs` (in mode :func:`filippov_jit.filippov_S` when pairs slide), times e^s when
-    s = ln(1 + t) (``log_time``)."""
-    if slide[0].size:
-        S = filippov_S(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar)
-    out = form_rhs(z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar)
-    if log_time:
-        out *= np.exp(s)
-    return out
+def step_workspace(n: int, d: int, h: int, N: int) -> tuple:
+    """Scratch arrays of the steps, reused from step to step: (K (STAGES, N) the stages, the stage state (N,), the
+    error scale (N,)) and those of :func:`field_jit.field_workspace`."""
+    return (np.empty((STAGES, N)), np.empty(N), np.empty(N)) + field_workspace(n, d, h)
 
 
-@numba.njit(cache=True)
-def _accumulate(out: np.ndarray, scale: float, coefs: np.ndarray, K: np.ndarray, count: int) -> None:
-    """In place, q in order: out += (scale coefs[q]) K[q] for q < count (no temporaries; zero coefficients, many in
-    these tableaux, skipped)."""
+@numba.njit(cache=True, inline="always")
+def _accumulate(out: np.ndarray, scale: float, coefs: np.ndarray, c: int, K: np.ndarray, count: int) -> None:
+    """In place, q in order: out += (scale coefs[c, q]) K[q] for q < count (coefficients and stages by row index, not
+    row views; zero coefficients, many in these tableaux, skipped). Inlined, so that :func:`_stage_state` makes no
+    call and numba drops its reference counting (:mod:`field_jit`)."""
     N = out.size
     for q in range(count):
-        c = scale * coefs[q]
-        if c == 0.0:
+        cq = scale * coefs[c, q]
+        if cq == 0.0:
             continue
-        row = K[q]
         for p in range(N):
-            out[p] += c * row[p]
+            out[p] += cq * K[q, p]
 
 
 @numba.njit(cache=True)
-def _stage_state(out: np.ndarray, z: np.ndarray, step: float, coefs: np.ndarray, K: np.ndarray, count: int) -> None:
-    """In place: out = (sum_q coefs[q] K[q]) step + z, q < count in order (DOP853's stage arithmetic)."""
-    out[:] = 0.0
-    _accumulate(out, 1.0, coefs, K, count)
+def _stage_state(out: np.ndarray, z: np.ndarray, step: float, coefs: np.ndarray, c: int, K: np.ndarray, count: int) -> None:
+    """In place: out = (sum_q coefs[c, q] K[q]) step + z, q < count in order (DOP853's stage arithmetic)."""
+    for p in range(z.size):
+        out[p] = 0.0
+    _accumulate(out, 1.0, coefs, c, K, count)
     for p in range(z.size):
         out[p] = out[p] * step + z[p]
 
@@ -77,79 +76,125 @@ def _scaled_norm2(K: np.ndarray, E: np.ndarray, count: int, step: float, scale: 
 
 
 @numba.njit(cache=True)
-def _error_scale(z: np.ndarray, z_new: np.ndarray, rtol: np.ndarray, atol: np.ndarray) -> np.ndarray:
-    """atol + rtol max(|z|, |z_new|)."""
-    out = np.empty(z.size)
+def _error_scale(out: np.ndarray, z: np.ndarray, z_new: np.ndarray, rtol: np.ndarray, atol: np.ndarray) -> None:
+    """In place: out = atol + rtol max(|z|, |z_new|)."""
     for p in range(z.size):
         out[p] = atol[p] + rtol[p] * max(abs(z[p]), abs(z_new[p]))
-    return out
+
+
+@numba.njit(cache=True)
+def rk45_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray) -> float:
+    """One step of size ``step`` into z_new, f_new and F (7, N) the nested-basis dense matrix; returns
+    err = RMS(step K^T E / scale), scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component).
+    work: :func:`step_workspace`."""
+    K, zi, scale, VT, PS, g, GT, a = work
+    N = z.size
+    n_st = B.size
+    sliding = slide[0].size > 0
+    for p in range(N):
+        K[0, p] = f[p]
+    for i in range(1, n_st):
+        for p in range(N):
+            zi[p] = z[p]
+        _accumulate(zi, step, A, i, K, i)
+        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    for p in range(N):
+        z_new[p] = z[p]
+    _accumulate(z_new, step, B.reshape(1, n_st), 0, K, n_st)
+    Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+    form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    for p in range(N):
+        f_new[p] = K[n_st, p]
+    _error_scale(scale, z, z_new, rtol, atol)
+    e2 = _scaled_norm2(K, E, n_st + 1, step, scale)
+    err = np.sqrt(e2 / N) if N else 0.0
+    for r in range(dense.shape[0]):
+        row = F[r]
+        for p in range(N):
+            row[p] = 0.0
+        _accumulate(row, step, dense, r, K, n_st + 1)
+    return err
 
 
 @numba.njit(cache=True)
 def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
-    """One step of size ``step``: (z_new, f_new, err, F) with err = RMS(step K^T E / scale),
-    scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component), and F (7, N) the nested-basis dense matrix."""
+    """:func:`rk45_step_into` into new arrays: (z_new, f_new, err, F)."""
     N = z.size
-    n_st = B.size
-    K = np.empty((n_st + 1, N))
-    K[0] = f
-    zi = np.empty(N)
-    for i in range(1, n_st):
-        zi[:] = z
-        _accumulate(zi, step, A[i], K, i)
-        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
-    z_new = z.copy()
-    _accumulate(z_new, step, B, K, n_st)
-    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
-    K[n_st] = f_new
-    e2 = _scaled_norm2(K, E, n_st + 1, step, _error_scale(z, z_new, rtol, atol))
-    err = np.sqrt(e2 / N) if N else 0.0
-    F = np.zeros((dense.shape[0], N))
-    for r in range(dense.shape[0]):
-        _accumulate(F[r], step, dense[r], K, n_st + 1)
+    z_new, f_new, F = np.empty(N), np.empty(N), np.empty((dense.shape[0], N))
+    err = rk45_step_into(z_new, f_new, F, step_workspace(X.shape[0], d, h, N), s, z, f, step, rtol, atol, S, X, y,
+                         sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C, E, dense)
     return z_new, f_new, err, F
 
 
 @numba.njit(cache=True)
-def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
-    """One DOP853 step of size ``step`` (12 new evaluations): (z_new, f_new, err, K) with K (16, N) the stages
-    (rows 13..15 left for :func:`dop853_dense`) and err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
-    e_k = K^T E_k / (atol + rtol max(|z|, |z_new|))."""
+def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray) -> float:
+    """One DOP853 step of size ``step`` (12 new evaluations) into z_new, f_new and the stages K = work[0] (rows
+    13..15 left for :func:`dop853_dense_into`); returns err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
+    e_k = K^T E_k / (atol + rtol max(|z|, |z_new|)). work: :func:`step_workspace`."""
+    K, zi, scale, VT, PS, g, GT, a = work
     N = z.size
     n_st = B.size
-    K = np.zeros((n_st + 4, N))
-    K[0] = f
-    zi = np.empty(N)
+    sliding = slide[0].size > 0
+    for p in range(N):
+        K[0, p] = f[p]
     for i in range(1, n_st):
-        _stage_state(zi, z, step, A[i], K, i)
-        K[i] = scaled_rhs(s + C[i] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
-    z_new = np.empty(N)
-    _stage_state(z_new, z, step, B, K, n_st)
-    f_new = scaled_rhs(s + step, z_new, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
-    K[n_st] = f_new
-    scale = _error_scale(z, z_new, rtol, atol)
+        _stage_state(zi, z, step, A, i, K, i)
+        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    _stage_state(z_new, z, step, B.reshape(1, n_st), 0, K, n_st)
+    Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+    form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    for p in range(N):
+        f_new[p] = K[n_st, p]
+    _error_scale(scale, z, z_new, rtol, atol)
     n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale)
     n3 = _scaled_norm2(K, E3, n_st + 1, 1.0, scale)
-    err = 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * N)
+    return 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * N)
+
+
+@numba.njit(cache=True)
+def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray):
+    """:func:`dop853_step_into` into new arrays: (z_new, f_new, err, K), K (16, N) with rows 13..15 zero."""
+    N = z.size
+    z_new, f_new, K = np.empty(N), np.empty(N), np.zeros((B.size + 4, N))
+    work = (K, np.empty(N), np.empty(N)) + field_workspace(X.shape[0], d, h)
+    err = dop853_step_into(z_new, f_new, work, s, z, f, step, rtol, atol, S, X, y, sgn, r_ref, h, d, loss, train_v,
+                           polar, log_time, slide, A, B, C, E3, E5)
     return z_new, f_new, err, K
 
 
 @numba.njit(cache=True)
-def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, K: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> np.ndarray:
-    """The (7, N) dense matrix F of an accepted :func:`dop853_step` (3 more evaluations, filling K's last rows)."""
+def dop853_dense_into(F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> None:
+    """Into F: the (7, N) dense matrix of an accepted :func:`dop853_step_into` (3 more evaluations, filling the last
+    rows of its stages K = work[0])."""
+    K, zi, _scale, VT, PS, g, GT, a = work
     N = z.size
+    sliding = slide[0].size > 0
     first = K.shape[0] - A_extra.shape[0]
-    zi = np.empty(N)
     for m in range(A_extra.shape[0]):
         k = first + m
-        _stage_state(zi, z, step, A_extra[m], K, k)
-        K[k] = scaled_rhs(s + C_extra[m] * step, zi, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide)
-    F = np.zeros((7, N))
+        _stage_state(zi, z, step, A_extra, m, K, k)
+        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        form_rhs(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     for p in range(N):
         dz = z_new[p] - z[p]
         F[0, p] = dz
         F[1, p] = step * f[p] - dz
         F[2, p] = 2.0 * dz - step * (f_new[p] + f[p])
     for r in range(D.shape[0]):
-        _accumulate(F[3 + r], step, D[r], K, K.shape[0])
+        row = F[3 + r]
+        for p in range(N):
+            row[p] = 0.0
+        _accumulate(row, step, D, r, K, K.shape[0])
+
+
+@numba.njit(cache=True)
+def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, K: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """:func:`dop853_dense_into` into a new (7, N) array, with the stages K of :func:`dop853_step`."""
+    N = z.size
+    F = np.empty((7, N))
+    work = (K, np.empty(N), np.empty(N)) + field_workspace(X.shape[0], d, h)
+    dop853_dense_into(F, work, s, z, f, z_new, f_new, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time,
+                      slide, A_extra, C_extra, D)
     return F

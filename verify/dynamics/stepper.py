@@ -60,7 +60,8 @@ class StepResult:
 
 
 def rms(a: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(a * a))) if a.size else 0.0
+    """sqrt(mean(a^2)): numpy's mean (the sum over all entries, divided by their number) without its wrapper."""
+    return float(np.sqrt(np.add.reduce(a * a, axis=None) / a.size)) if a.size else 0.0
 
 
 def check_step(h: float, s: float, t: float | None = None) -> None:
