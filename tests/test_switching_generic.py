@@ -221,3 +221,25 @@ def test_pairs_that_keep_each_other_active_settle_on_a_fixed_point():
     S2[rows, 0] = slopes
     again = sw.resolve_neuron(S2, g, K, gain, 0, rows, 0.0, max_iter=1)[0]
     assert np.array_equal(again, state)
+
+
+def test_a_settling_without_a_fixed_point_is_reported_not_hidden():
+    """Three rows of one neuron whose single moves cycle through four states (none a fixed point of the law): the
+    iteration stops at its cap and says so, in both number types, and law.settle_column hands the flag on (the
+    engines count it in stats["unsettled"]; the limit engine's stats["exact"] becomes False)."""
+    from verify.dynamics import law
+
+    alpha = 0.1
+    S = np.array([[0.9073108509281433], [0.8905092387272714], [0.9948647689319402], [0.4167315380750284], [0.1]])
+    g = np.array([-0.5506707019933543, -1.5250804770169624, -1.763631886148366, 0.8112818236152496, 0.25643114886432494])
+    K = np.array([[3.600144714297868, -0.27899634817042424, 1.6466823626903044, -1.6340951228115816, -0.5186331825911008],
+                  [-0.27899634817042424, 6.158681777774084, -0.278030015171809, 3.9283492604900303, -0.6719023088658485],
+                  [1.6466823626903044, -0.278030015171809, 3.3156067060821157, -0.7163535457881174, 0.1761771035199481],
+                  [-1.6340951228115816, 3.9283492604900303, -0.7163535457881174, 5.391337034340078, 1.0071385982790233],
+                  [-0.5186331825911008, -0.6719023088658485, 0.1761771035199481, 1.0071385982790233, 1.3307287233848946]])
+    gain, rows = np.array([-0.5508106541849114]), np.array([1, 2, 3])
+    f64, mp = both(sw.resolve_neuron, S, g, K, gain, 0, rows, alpha)
+    assert f64[3] is False and mp[3] is False
+    side, lines = np.where(S[:, 0] == 1.0, 1, -1), (np.arange(5), np.ones(5, dtype=int), {})
+    assert not law.settle_column(S, g, K, gain, 0, rows, side, set(), alpha, *lines).settled
+    assert law.settle_column(S, g, K, gain, 0, rows[:1], side, set(), alpha, *lines).settled
