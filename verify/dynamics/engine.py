@@ -102,8 +102,8 @@ class Engine(Settling, Detection, Filippov):
         self._no_slide = filippov_jit.no_slide(self.K, self.alpha)
         self.xnorm = form.field.norms
         self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
-        self.coupled = bool(np.any(self.rep != np.arange(self.X.shape[0])))
-        self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)} if self.coupled else {}  # read when coupled
+        self.line_rows = switching.line_rows(self.rep)  # empty unless some line has several rows
+        self.coupled = bool(self.line_rows)
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
         self.step_rtol_vec = np.broadcast_to(self.step_rtol, z0.shape).astype(float)  # per component (compiled steps)

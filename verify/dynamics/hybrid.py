@@ -213,9 +213,9 @@ def solve_polar_hybrid(
         cap = 10 * field.n + 10
         K = float(np.sum(np.abs(g) * field.norms))
         horizon = t_end
+        surf = Surfaces.of(field.X)
         for attempt in range(2):
             try:
-                surf = Surfaces.of(field.X)
                 runs = [NeuronRun(field, g, j, U0[j], float(r0[j]), float(sg[j]), horizon, cap, surf) for j in range(h)]
                 break
             except (NumericalError, np.linalg.LinAlgError) as exc:  # Zeno guard etc.: retry up to the bound alone

@@ -176,7 +176,7 @@ class Segment:
 @dataclass(frozen=True)
 class Surfaces:
     """What the switching law reads of the data (:func:`law.settle_column`): the Gram matrix K = X X^T and the
-    rows on one line through 0 (``rep``, ``sgn``, ``line_rows``: :func:`switching.lines`)."""
+    rows on one line through 0 (``rep``, ``sgn``: :func:`switching.lines`; ``line_rows``: :func:`switching.line_rows`)."""
 
     K: np.ndarray
     rep: np.ndarray
@@ -186,9 +186,7 @@ class Surfaces:
     @classmethod
     def of(cls, X: np.ndarray) -> "Surfaces":
         rep, sgn = switching.lines(X)
-        coupled = bool(np.any(rep != np.arange(X.shape[0])))
-        line_rows = {int(r): np.flatnonzero(rep == r) for r in np.unique(rep)} if coupled else {}
-        return cls(X @ X.T, rep, sgn, line_rows)
+        return cls(X @ X.T, rep, sgn, switching.line_rows(rep))
 
 
 class NeuronRun:

@@ -291,6 +291,14 @@ def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rep, sgn
 
 
+def line_rows(rep: np.ndarray) -> dict[int, np.ndarray]:
+    """The rows of each line through 0 (``rep`` of :func:`lines`): first row -> its rows; empty when every line has
+    one row (no coupled surfaces)."""
+    if np.all(rep == np.arange(rep.size)):
+        return {}
+    return {int(r): np.flatnonzero(rep == r) for r in np.unique(rep)}
+
+
 def _line_system(col: np.ndarray, g: np.ndarray, K: np.ndarray, members: list[np.ndarray], signs: list[np.ndarray],
                  alpha: Any, free: np.ndarray, nums: Numbers = FLOAT64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For the lines ``members`` (rows, signs), with the slopes s of the lines flagged ``free`` unknown and every other

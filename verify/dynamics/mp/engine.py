@@ -30,7 +30,7 @@ from verify.dynamics.mp.planning import Planning
 from verify.dynamics.mp.settling import Settling
 from verify.dynamics.mp.step import Step, row_exponents
 from verify.dynamics.stepper import check_step
-from verify.dynamics.switching import lines
+from verify.dynamics.switching import line_rows, lines
 from verify.errors import NumericalError
 from verify.trajectory import Event
 
@@ -66,8 +66,7 @@ class Engine(Planning, Locating, Settling):
         self.unorm_drift = mpfr(0)
         n, h = mf.n, self.h
         self.rep, self.sgn = lines(mf.Xf)  # rows on one line through 0 share a surface (coupled slopes)
-        coupled = bool(np.any(self.rep != np.arange(self.rep.size)))
-        self.line_rows = {int(r): np.flatnonzero(self.rep == r) for r in np.unique(self.rep)} if coupled else {}
+        self.line_rows = line_rows(self.rep)
         self.mode = MpMode(S=np.full((n, h), mpfr(0), dtype=object), side=np.full((n, h), -1), onsurf=np.zeros((n, h), bool), dead=np.zeros(h, bool))
 
     # state ----------------------------------------------------------------------------------------
