@@ -8,7 +8,9 @@ A paper lists its experiments as :class:`Experiment` values (``Paper.experiments
     {"name", "paper", "title", "source", "data", "quick", "checks": [{"name", "passed", "detail"}],
      "figures": ["NAME.png", ...], "notes": [...], "time_s"}
 
-plus the PNG files. The engine knows no experiment: they are found through the installed papers.
+plus the PNG files. The engine knows no experiment: they are found through the installed papers. A run the
+experiment simulates that is undetermined (:func:`verify.simulate.uncertified_runs`) adds the failed check "every
+run is determined": such a reproduction never passes.
 """
 
 from __future__ import annotations
@@ -99,13 +101,20 @@ def reproduce(name: str, out: str | Path, *, quick: bool = False, progress: Prog
     known = experiments()
     if name not in known:
         raise InputError(f"unknown experiment {name!r}; see 'verify reproduce --list' ({', '.join(sorted(known)) or 'none'})")
+    from verify.simulate import uncertified_runs
+
     paper_id, exp = known[name]
     directory = Path(out)
     start = time.perf_counter()
-    outcome = exp.run(quick, progress or (lambda message: None))
+    with uncertified_runs() as undetermined:
+        outcome = exp.run(quick, progress or (lambda message: None))
+    checks = [{"name": c.name, "passed": bool(c.passed), "detail": c.detail} for c in outcome.checks]
+    if undetermined:  # a run without a determined outcome reproduces nothing, whatever the checks read from it
+        checks.append({"name": "every run is determined", "passed": False,
+                       "detail": f"{len(undetermined)} run(s) undetermined; first: {undetermined[0]}"})
     summary = {
         "name": exp.name, "paper": paper_id, "title": exp.title, "source": exp.source, "data": outcome.data,
-        "quick": quick, "checks": [{"name": c.name, "passed": bool(c.passed), "detail": c.detail} for c in outcome.checks],
+        "quick": quick, "checks": checks,
         "figures": [f"{f.name}.png" for f in outcome.figures], "notes": list(outcome.notes),
         "values": jsonable(outcome.values), "time_s": round(time.perf_counter() - start, 2),
     }

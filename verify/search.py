@@ -18,6 +18,7 @@ a rounding artefact. A HOLDS of a trajectory claim is rerun on the mp backend to
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import pkgutil
@@ -40,6 +41,7 @@ from verify.errors import InputError, NumericalError
 from verify.explored import Explored
 from verify.jsonable import jsonable
 from verify.scenarios import Scenario
+from verify.simulate import uncertified_runs
 from verify.verdicts import Verdict
 
 CONFIRM_RTOL_FACTOR = 1e-3
@@ -112,7 +114,8 @@ def _precondition(claim: Claim, run: Run) -> str | None:
 
 
 def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend: str | None = None) -> Evaluation:
-    """Audit, simulate and check one scenario; NumericalError gives status "numerical".
+    """Audit, simulate and check one scenario; NumericalError gives status "numerical", and a run (the claim's or one
+    its check simulates) that is undetermined (:func:`verify.simulate.uncertified_runs`) status "inconclusive".
 
     A drawn value that is not a :class:`Scenario` (a scalar, a state) goes to the check as is.
     """
@@ -123,18 +126,24 @@ def evaluate(claim: Claim, scenario: Any, *, rtol: float | None = None, backend:
             return Evaluation("numerical", reason=str(exc))
         return _classified(margin)
     try:
-        run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples, spacing=claim.spacing,
-                      backend=backend or claim.backend, form=claim.form, dps=MP_DPS, papers=audit_papers(claim))
-        why = _precondition(claim, run)
-        if why is not None:
-            return Evaluation("vacuous", reason=why, run=run)
-        if claim.horizon is not None and run.trajectory is None:
-            return Evaluation("vacuous", reason="horizon undefined for this scenario", run=run)
-        margin = as_margin(claim.check(run), claim.id)
+        with uncertified_runs() as undetermined:
+            run = execute(scenario, claim.horizon, rtol=rtol or claim.rtol, samples=claim.samples,
+                          spacing=claim.spacing, backend=backend or claim.backend, form=claim.form, dps=MP_DPS,
+                          papers=audit_papers(claim))
+            why = _precondition(claim, run)
+            if why is not None:
+                return Evaluation("vacuous", reason=why, run=run)
+            if claim.horizon is not None and run.trajectory is None:
+                return Evaluation("vacuous", reason="horizon undefined for this scenario", run=run)
+            margin = as_margin(claim.check(run), claim.id)
     except NumericalError as exc:
         return Evaluation("numerical", reason=str(exc))
     except InputError as exc:
         return Evaluation("vacuous", reason=f"scenario outside the claim's domain: {exc}")
+    if undetermined and not margin.vacuous:
+        why = f"a run of this example is undetermined: {undetermined[0]}"
+        return Evaluation("inconclusive", margin=dataclasses.replace(margin, error=math.inf, note=why), run=run,
+                          reason=why)
     return _classified(margin, run)
 
 

@@ -43,6 +43,11 @@ One exception: the "limit" backend's result is its exact (r, U); its ``W = exp(r
 overflow to inf once r > 709.78 (the eps -> 0 dynamics grows ln||w|| linearly in t), which the
 catalogue's long-horizon pattern claims rely on; ``verify simulate`` refuses to write such a
 trajectory (exit 3).
+
+Determined runs: a crossing whose switching settling finds no fixed point (several outcomes, none the law picks)
+leaves the run undetermined after it; the trajectory says so (:attr:`Trajectory.uncertified`) and
+:func:`uncertified_runs` collects such runs for a block, so that a claim's evaluation can never read one as
+evidence (``verify.search.evaluate`` makes it inconclusive).
 """
 
 from __future__ import annotations
@@ -50,7 +55,9 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Any, Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator
 
 import mpmath
 import numpy as np
@@ -70,6 +77,32 @@ POLAR_SCALE = 1e-150  # auto-polar below this init scale
 LOG_CARTESIAN_MIN = math.log(1e-300)  # smallest log-scale a Cartesian float64 state may start at
 LOG_FLOAT_MAX = math.log(np.finfo(float).max)  # exp(r) overflows above this
 AUTO_PROGRESS_DELAY_S = 2.0
+
+
+_UNCERTIFIED: ContextVar[list[str] | None] = ContextVar("verify_uncertified_runs", default=None)
+
+
+@contextmanager
+def uncertified_runs() -> Iterator[list[str]]:
+    """Collect, for the block, the reason (:attr:`Trajectory.uncertified`) of every run :func:`simulate` returns that
+    is not a determined solution, the runs a claim's check simulates itself included. Blocks nest: what an inner block
+    collects reaches the outer one too."""
+    outer = _UNCERTIFIED.get()
+    ledger: list[str] = []
+    token = _UNCERTIFIED.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _UNCERTIFIED.reset(token)
+        if outer is not None:
+            outer.extend(ledger)
+
+
+def _noted(traj: Trajectory) -> Trajectory:
+    ledger = _UNCERTIFIED.get()
+    if ledger is not None and traj.uncertified is not None:
+        ledger.append(traj.uncertified)
+    return traj
 
 
 def simulate(
@@ -157,7 +190,7 @@ def simulate(
             "dps": dps,
         }
     )
-    return traj
+    return _noted(traj)
 
 
 def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, alpha: float, dps: Any, tol_digits: Any,
@@ -178,7 +211,7 @@ def _simulate_mp(ds: Dataset, W0: Any, v0: Any, grid: np.ndarray, loss: Loss, al
     traj.stats.setdefault("wall_time_s", time.perf_counter() - start)
     traj.params.update({"loss": loss.name, "alpha": alpha, "backend": "mp", "form": chosen, "dps": int(digits),
                         "t_end": float(grid[-1]), "log_eps": None if log_eps is None else float(log_eps)})
-    return traj
+    return _noted(traj)
 
 
 # validation ---------------------------------------------------------------------------------

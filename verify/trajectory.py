@@ -103,6 +103,18 @@ class Trajectory:
     def polar(self) -> bool:
         return self.r is not None
 
+    @property
+    def uncertified(self) -> str | None:
+        """Why this run is not a determined solution, or None: a crossing whose switching settling found no fixed
+        point (``stats["unsettled"]`` > 0; the limit engine's ``stats["exact"]`` or the hybrid's
+        ``stats["limit_exact"]`` False) has no outcome the law determines, so the run after it is one of several."""
+        unsettled = int(self.stats.get("unsettled", 0) or 0)
+        if unsettled:
+            return f"{unsettled} crossing(s) whose switching settling found no fixed point (backend {self.backend!r})"
+        if self.stats.get("exact") is False or self.stats.get("limit_exact") is False:
+            return f"a simultaneous switch of the limit engine found no fixed point (backend {self.backend!r})"
+        return None
+
     def crossings(self) -> list[Event]:
         """The transversal crossings (kinds "activate" and "deactivate")."""
         return [e for e in self.events if e.kind in ("activate", "deactivate")]

@@ -281,7 +281,8 @@ def _rerun_flow(claim: Claim, scenario: Scenario, run64: Run, dps: int) -> Run:
 
 class Unconverged(Exception):
     """The mp reference itself is not converged: its runs at the last two precisions of the ladder disagree with each
-    other beyond the error estimate, so a disagreement with float64 says nothing about the float64 engine."""
+    other beyond the error estimate, or one of them is undetermined (:attr:`Trajectory.uncertified`), so a
+    disagreement with float64 says nothing about the float64 engine."""
 
 
 def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
@@ -295,6 +296,8 @@ def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
     runs: list[tuple[int, Run, float]] = []
     for dps in (CROSS_DPS,) + ESCALATE_DPS:
         runmp = _rerun_flow(claim, scenario, run64, dps)
+        if runmp.trajectory is not None and runmp.trajectory.uncertified is not None:
+            raise Unconverged(f"the {dps}-digit mp reference is undetermined: {runmp.trajectory.uncertified}")
         error = example_error(run64, runmp, claim.rtol, dps)
         cmp = compare(run64, runmp, error)
         runs.append((dps, runmp, error))
@@ -365,6 +368,9 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         traj = run64.trajectory
         if traj is None or run64.horizon is None:
             result.skipped.append(f"{label}: horizon undefined")
+            continue
+        if traj.uncertified is not None:
+            result.skipped.append(f"{label}: the {claim.backend} run is undetermined ({traj.uncertified})")
             continue
         steps = int(traj.stats.get("steps", 0))
         if steps > MAX_STEPS:
