@@ -7,7 +7,10 @@ affordable; orthogonal separability), the class cones (rho+-), the max-margin qu
 separable, w_svm, gamma_lin, w_plus, w_minus: :mod:`verify.margins`, solved on first use), and for an
 init its scale, norms and balance. Each installed paper's hook then adds its own quantities, findings (assumptions with values,
 thresholds and margins) and errata; they are read as attributes (``audit(ds).t1``) and stored flat in
-:meth:`Audit.to_dict`. A quantity named by two papers, or by a paper and this module, is an error.
+:meth:`Audit.to_dict`. A quantity named by two papers, or by a paper and this module, is an error. The hooks
+run on first use of a paper's part (``papers``, a paper quantity, ``assumptions``, ``errata``, ``na``,
+``to_dict``), all of them at once, as the max-margin problems and the (exact) sign structure do: a claim whose
+check never reads them pays for none of them (they were most of a search example's time).
 
 Scale convention. With ``eps`` or ``log_eps`` given, ``(W0, v0)`` is the eps-free base and the initial
 weights are ``eps * (W0, v0)``. With neither, ``(W0, v0)`` are the initial weights themselves, split as
@@ -144,20 +147,30 @@ class PaperAudit:
     init_rows: list[tuple[str, str, str]] = field(default_factory=list)
 
 
+SIGN_STRUCTURE = ("mu", "mu_exact", "mu_squared_exact", "mu_sign", "mu_pair", "orthogonally_separable",
+                  "sign_structure_exact", "exact_note", "near_zero_pairs", "sign_disagreements")
+
+
+def _signs(name: str, doc: str) -> property:
+    """A read-only attribute of :attr:`Audit.sign_structure`."""
+    return property(lambda self: self.sign_structure[name], doc=doc)
+
+
 @dataclass(frozen=True, eq=False)
 class Audit:
     """Result of :func:`audit`.
 
     Data: n, d, n_pos, n_neg, both_classes, I_pos, I_neg, x_plus, x_minus, X_min, X_max.
-    Sign structure: mu (exact float when ``sign_structure_exact``), mu_exact ("sqrt(q)" or a rational),
-    mu_squared_exact, mu_sign (-1, 0, 1; exact when affordable), mu_pair, orthogonally_separable
+    Sign structure (computed on first use, :attr:`sign_structure`): mu (exact float when
+    ``sign_structure_exact``), mu_exact ("sqrt(q)" or a rational), mu_squared_exact, mu_sign (-1, 0, 1; exact when affordable), mu_pair, orthogonally_separable
     (same-label products > 0, opposite <= 0), min_same_label_cos, max_opposite_label_cos,
     near_zero_pairs (float64 sign could flip), sign_disagreements (exact vs float64 sign differ).
     Cones: rho_plus = min_i y_i cos(x+, x_i), rho_minus = min_i -y_i cos(x-, x_i). alpha (leaky slope).
     Init (None without one): h, h_dropped, n_vpos, n_vneg, W_max, W_min, imbalance, balanced,
     log_eps, eps, eps_from_weights; ``init`` the resolved base.
-    Papers: ``papers`` maps each paper id to its :class:`PaperAudit`; its quantities are attributes.
-    Verdicts: assumptions (the papers' Findings), errata, na (field -> reason it is None).
+    Papers: ``papers`` maps each paper id to its :class:`PaperAudit` (the hooks of ``paper_ids``, None: every
+    installed paper, run on first use); its quantities are attributes.
+    Verdicts: assumptions (the papers' Findings), errata, na (field -> reason it is None, the papers' included).
     """
 
     dataset: Dataset
@@ -172,18 +185,8 @@ class Audit:
     x_minus: np.ndarray | None
     X_min: float
     X_max: float
-    mu: float
-    mu_exact: str | None
-    mu_squared_exact: str | None
-    mu_sign: int
-    mu_pair: tuple[int, int] | None
-    orthogonally_separable: bool
     min_same_label_cos: float
     max_opposite_label_cos: float | None
-    sign_structure_exact: bool
-    exact_note: str
-    near_zero_pairs: list[tuple[int, int]]
-    sign_disagreements: list[tuple[int, int]]
     rho_plus: float | None
     rho_minus: float | None
     alpha: float
@@ -200,12 +203,51 @@ class Audit:
     log_eps: float | None = None
     eps: float | None = None
     eps_from_weights: bool | None = None
-    papers: dict[str, PaperAudit] = field(default_factory=dict)
-    na: dict[str, str] = field(default_factory=dict)
+    paper_ids: tuple[str, ...] | None = ()
+    generic_na: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def sign_structure(self) -> dict[str, Any]:
+        """The sign-structure quantities (:data:`SIGN_STRUCTURE`), computed on first use."""
+        return _sign_structure(self.dataset)
+
+    mu = _signs("mu", "min_ij cos(y_i x_i, y_j x_j) (exact float when sign_structure_exact).")
+    mu_exact = _signs("mu_exact", 'mu exactly: "sqrt(q)" or a rational (None when not exact).')
+    mu_squared_exact = _signs("mu_squared_exact", "mu^2 as an exact rational string (None when not exact).")
+    mu_sign = _signs("mu_sign", "sign of mu: -1, 0 or 1 (exact when affordable).")
+    mu_pair = _signs("mu_pair", "(i, j) attaining mu.")
+    orthogonally_separable = _signs("orthogonally_separable", "same-label products > 0, opposite-label <= 0.")
+    sign_structure_exact = _signs("sign_structure_exact", "the signs were decided in exact rational arithmetic.")
+    exact_note = _signs("exact_note", "how the signs were decided.")
+    near_zero_pairs = _signs("near_zero_pairs", "pairs whose float64 sign could flip.")
+    sign_disagreements = _signs("sign_disagreements", "pairs whose exact and float64 signs differ.")
+
+    @cached_property
+    def papers(self) -> dict[str, PaperAudit]:
+        """Each paper hook's part, computed on first use (the hooks see this audit without papers; what either
+        solves of the data-only quantities, max-margin problems and sign structure, carries over to the other)."""
+        if self.paper_ids == ():
+            return {}
+        base = replace(self, paper_ids=())
+        shared = ("max_margin", "sign_structure")
+        base.__dict__.update({k: self.__dict__[k] for k in shared if k in self.__dict__})
+        parts = _paper_audits(base, self.paper_ids)
+        for key in shared:
+            if key in base.__dict__:
+                self.__dict__.setdefault(key, base.__dict__[key])
+        return parts
+
+    @property
+    def na(self) -> dict[str, str]:
+        """Field or quantity -> why it is None: this module's and every paper's."""
+        out = dict(self.generic_na)
+        for part in self.papers.values():
+            out.update(part.na)
+        return out
 
     def __getattr__(self, name: str) -> Any:
         """A paper's quantity (called only when ``name`` is not a field)."""
-        if name.startswith("__") or name == "papers":
+        if name.startswith("__") or name in ("papers", "na"):
             raise AttributeError(name)
         for part in self.papers.values():
             if name in part.quantities:
@@ -263,8 +305,15 @@ class Audit:
         Arrays become lists, tuples lists; non-finite floats become the strings "inf", "-inf", "nan";
         undefined quantities are null (reason under "na").
         """
-        skip = {"dataset", "init", "papers"}
-        out = {f.name: jsonable(getattr(self, f.name)) for f in fields(self) if f.name not in skip}
+        skip = {"dataset", "init", "paper_ids", "generic_na"}
+        out = {}
+        for f in fields(self):
+            if f.name not in skip:
+                out[f.name] = jsonable(getattr(self, f.name))
+            if f.name in ("X_max", "max_opposite_label_cos"):  # the sign structure in its place of old
+                part = SIGN_STRUCTURE[:6] if f.name == "X_max" else SIGN_STRUCTURE[6:]
+                out.update({k: jsonable(self.sign_structure[k]) for k in part})
+        out["na"] = self.na
         mm = self.max_margin
         out.update(linearly_separable=mm.linearly_separable, w_svm=jsonable(mm.svm.w), gamma_lin=jsonable(mm.gamma_lin),
                    w_plus=jsonable(mm.plus.w), w_minus=jsonable(mm.minus.w),
@@ -424,7 +473,6 @@ def audit(
     ds = dataset
     init = resolve_init(ds, W0, v0, eps, log_eps)
     na: dict[str, str] = {}
-    sign = _sign_structure(ds)
     min_same, max_opp = _class_cosines(ds)
     rho_p, rho_m = class_rhos(ds)
     if not ds.both_classes:
@@ -435,25 +483,25 @@ def audit(
         dataset=ds, n=ds.n, d=ds.d, n_pos=ds.n_pos, n_neg=ds.n_neg, both_classes=ds.both_classes,
         I_pos=ds.I_pos.copy(), I_neg=ds.I_neg.copy(), x_plus=ds.x_plus.copy(), x_minus=ds.x_minus.copy(),
         X_min=ds.X_min, X_max=ds.X_max, min_same_label_cos=min_same, max_opposite_label_cos=max_opp,
-        rho_plus=rho_p, rho_minus=rho_m, alpha=alpha, has_init=init is not None, init=init, na=na, **sign,
+        rho_plus=rho_p, rho_minus=rho_m, alpha=alpha, has_init=init is not None, init=init, na=na,
     )
     if init is not None:
         a.update(_init_part(init))
     drop_unrepresentable(a, na, ds)
-    base = Audit(**a)
-    parts = _paper_audits(base, papers)
-    if not parts:
-        return base
-    out = replace(base, papers=parts)
-    if "max_margin" in base.__dict__:  # solved by a hook: the cached solution carries over (it depends on the data alone)
-        out.__dict__["max_margin"] = base.__dict__["max_margin"]
-    return out
+    a["generic_na"] = a.pop("na")
+    ids = None if papers is None else tuple(papers)
+    if ids:
+        from verify.claims.registry import select_papers  # local: the registry imports the plug-ins
+
+        select_papers(ids)  # an unknown id is an InputError now, not on first use
+    return Audit(**a, paper_ids=ids)
 
 
 def _paper_audits(base: Audit, ids: Iterable[str] | None) -> dict[str, PaperAudit]:
     """Each paper hook's result; a quantity named twice (by two papers or a paper and this module) is an error."""
     own = {f.name for f in fields(Audit)} | {"assumptions", "errata", "failed", "max_margin", "linearly_separable",
-                                              "w_svm", "gamma_lin", "w_plus", "w_minus"}
+                                              "w_svm", "gamma_lin", "w_plus", "w_minus", "papers", "na",
+                                              "sign_structure", *SIGN_STRUCTURE}
     owner: dict[str, str] = {}
     out: dict[str, PaperAudit] = {}
     from verify.claims.registry import select_papers  # local: the registry imports the plug-ins
@@ -471,7 +519,6 @@ def _paper_audits(base: Audit, ids: Iterable[str] | None) -> dict[str, PaperAudi
                 raise InputError(f"audit quantity {key!r} is defined by paper {owner[key]} and by paper {paper.id}")
             owner[key] = paper.id
         drop_unrepresentable(part.quantities, part.na, base.dataset)
-        base.na.update(part.na)
         out[paper.id] = part
     return out
 
