@@ -66,9 +66,9 @@ def margin_weight(m: float, loss: int) -> float:
 
 @numba.njit(cache=True)
 def field_workspace(n: int, d: int, h: int) -> tuple:
-    """Scratch arrays of one field evaluation, reused across evaluations: (V^T (d, h), P (n, h), g (n,), G^T (d, h),
-    a (h,)), passed to the kernels one by one."""
-    return np.empty((d, h)), np.empty((n, h)), np.empty(n), np.empty((d, h)), np.empty(h)
+    """Scratch arrays of one field evaluation, reused across evaluations: (V^T (max(d, 4), h), P (n, h), g (n,),
+    G^T (d, h), a (h,)), passed to the kernels one by one (V^T's rows are the gradients' scratch rows after use)."""
+    return np.empty((max(d, 4), h)), np.empty((n, h)), np.empty(n), np.empty((d, h)), np.empty(h)
 
 
 @numba.njit(cache=True, inline="always")
@@ -83,7 +83,14 @@ def preact_into(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo:
     for i in range(n):
         for j in range(h):
             P[i, j] = 0.0
-    for q in range(d):
+    q = 0
+    while q + 4 <= d:  # four terms per pass over P, added in the same order (a quarter of the loads and stores of P)
+        for i in range(n):
+            x0, x1, x2, x3 = X[i, q], X[i, q + 1], X[i, q + 2], X[i, q + 3]
+            for j in range(h):
+                P[i, j] = (((P[i, j] + x0 * VT[q, j]) + x1 * VT[q + 1, j]) + x2 * VT[q + 2, j]) + x3 * VT[q + 3, j]
+        q += 4
+    for q in range(q, d):
         for i in range(n):
             xq = X[i, q]
             for j in range(h):
@@ -137,14 +144,25 @@ def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, lo
 
 @numba.njit(cache=True, inline="always")
 def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray, T: np.ndarray) -> None:
-    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0; the products S_ij g_i once per
-    row i, in the scratch row T[0] (h,))."""
+    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0, four rows per pass over G^T;
+    the products S_ij g_i once per row i, in the scratch rows T[0:4] (h,))."""
     n, d = X.shape
     h = GT.shape[1]
     for q in range(d):
         for j in range(h):
             GT[q, j] = 0.0
-    for i in range(n):
+    i = 0
+    while i + 4 <= n:
+        for r in range(4):
+            gi = g[i + r]
+            for j in range(h):
+                T[r, j] = S[i + r, j] * gi
+        for q in range(d):
+            x0, x1, x2, x3 = X[i, q], X[i + 1, q], X[i + 2, q], X[i + 3, q]
+            for j in range(h):
+                GT[q, j] = (((GT[q, j] + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
+        i += 4
+    for i in range(i, n):
         gi = g[i]
         for j in range(h):
             T[0, j] = S[i, j] * gi
@@ -183,7 +201,13 @@ def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndar
         for j in range(h):
             out[hd + j] = 0.0
         if train_v:
-            for i in range(n):
+            i = 0
+            while i + 4 <= n:  # four rows per pass, added in order
+                g0, g1, g2, g3 = g[i], g[i + 1], g[i + 2], g[i + 3]
+                for j in range(h):
+                    out[hd + j] = (((out[hd + j] + g0 * PS[i, j]) + g1 * PS[i + 1, j]) + g2 * PS[i + 2, j]) + g3 * PS[i + 3, j]
+                i += 4
+            for i in range(i, n):
                 for j in range(h):
                     out[hd + j] += g[i] * PS[i, j]
     if log_time:
