@@ -52,9 +52,10 @@ def _form_and_state(field: NetworkField, h: int, d: int, polar: bool, scale: flo
 
 @pytest.mark.parametrize("loss", sorted(LOSSES))
 @pytest.mark.parametrize("train_v", [True, False])
-def test_cartesian_rhs_matches_numpy(loss, train_v):
-    field, S = _problem(9, 7, 4, loss, alpha=0.1, train_v=train_v)
-    form = CartesianForm(field, 7, 4)
+@pytest.mark.parametrize("n, h, d", [(9, 7, 4), (11, 5, 6), (3, 4, 2)])  # the kernel's sums run four terms at a time
+def test_cartesian_rhs_matches_numpy(loss, train_v, n, h, d):
+    field, S = _problem(n, h, d, loss, alpha=0.1, train_v=train_v)
+    form = CartesianForm(field, h, d)
     for scale in (1e-3, 0.5, 2.0):  # outputs from ~0 to O(10)
         z = scale * RNG.normal(size=form.size)
         ref = form.rhs_numpy(z, S)
