@@ -17,7 +17,9 @@ watched pair:
 4. phi(0) < 0: already on the wrong side ("start"); else phi' passes the exclusion bound
    (monotone): one root iff phi(1) < 0 ("quick"); else "hard" (left to numpy).
 
-Among the quick pairs only the earliest root is computed: bracketed Newton on the pair with
+The screen (1) runs first over every pair, row by row over contiguous memory and without branches; the pairs it
+keeps (usually none) go through 2-4 neuron by neuron, rows in order, as before. Among the quick pairs only the
+earliest root is computed: bracketed Newton on the pair with
 the earliest secant estimate, then every other quick pair is evaluated there; if one is
 already negative there beyond rounding (EARLIER_RTOL sum |phi_k|) its root is earlier and it becomes the new
 guess. Without that band two pairs with one root (x_i and its mirror -x_i on one neuron) looked earlier than each
@@ -96,26 +98,40 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
     a = np.empty(m_f + 1)
     e = np.empty(DEG + 1)
     phi = np.empty(DEG + 1)
-    start = np.empty((n * h, 2), np.int64)
-    hard = np.empty((n * h, 2), np.int64)
-    quick_idx = np.empty((n * h, 2), np.int64)
-    quick_est = np.empty(n * h)
-    quick_phi = np.empty((n * h, DEG + 1))
     n_start, n_hard, n_quick = 0, 0, 0
+    bound = np.empty(h)
     for j in range(h):
-        if dead[j]:
-            continue
         base = lo + j * d
-        scale = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
-        bound = 0.0
+        acc_b = 0.0
         for k in range(m_f):
             acc = 0.0
             for q in range(d):
                 acc += F[k, base + q] * F[k, base + q]
-            bound += np.sqrt(acc)
-        bound *= 1.0 + 1e-9
+            acc_b += np.sqrt(acc)
+        bound[j] = acc_b * (1.0 + 1e-9)
+    near = np.empty((n, h), np.bool_)  # the screen, row by row over contiguous memory and without branches
+    count = np.zeros(h, np.int64)
+    for i in range(n):
+        xi = xnorm[i]
+        for j in range(h):
+            kept = (side[i, j] != 0) & ~(armed[i, j] & (abs(E0[i, j]) > xi * bound[j])) & ~dead[j]
+            near[i, j] = kept
+            count[j] += kept
+    m = 0
+    for j in range(h):
+        m += count[j]
+    start = np.empty((m, 2), np.int64)  # sized by the pairs the screen kept (usually none)
+    hard = np.empty((m, 2), np.int64)
+    quick_idx = np.empty((m, 2), np.int64)
+    quick_est = np.empty(m)
+    quick_phi = np.empty((m, DEG + 1))
+    for j in range(h):
+        if count[j] == 0:
+            continue
+        base = lo + j * d
+        scale = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
         for i in range(n):
-            if side[i, j] == 0 or (armed[i, j] and abs(E0[i, j]) > xnorm[i] * bound):
+            if not near[i, j]:
                 continue
             acc = 0.0
             for q in range(d):
