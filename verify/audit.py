@@ -162,8 +162,9 @@ class Audit:
 
     Data: n, d, n_pos, n_neg, both_classes, I_pos, I_neg, x_plus, x_minus, X_min, X_max.
     Sign structure (computed on first use, :attr:`sign_structure`): mu (exact float when
-    ``sign_structure_exact``), mu_exact ("sqrt(q)" or a rational), mu_squared_exact, mu_sign (-1, 0, 1; exact when affordable), mu_pair, orthogonally_separable
-    (same-label products > 0, opposite <= 0), min_same_label_cos, max_opposite_label_cos,
+    ``sign_structure_exact``), mu_exact ("sqrt(q)" or a rational), mu_squared_exact, mu_sign (-1, 0, 1; exact when
+    affordable), mu_pair, orthogonally_separable (same-label products > 0, opposite <= 0); also
+    min_same_label_cos, max_opposite_label_cos,
     near_zero_pairs (float64 sign could flip), sign_disagreements (exact vs float64 sign differ).
     Cones: rho_plus = min_i y_i cos(x+, x_i), rho_minus = min_i -y_i cos(x-, x_i). alpha (leaky slope).
     Init (None without one): h, h_dropped, n_vpos, n_vneg, W_max, W_min, imbalance, balanced,

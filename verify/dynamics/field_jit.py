@@ -205,7 +205,8 @@ def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndar
             while i + 4 <= n:  # four rows per pass, added in order
                 g0, g1, g2, g3 = g[i], g[i + 1], g[i + 2], g[i + 3]
                 for j in range(h):
-                    out[hd + j] = (((out[hd + j] + g0 * PS[i, j]) + g1 * PS[i + 1, j]) + g2 * PS[i + 2, j]) + g3 * PS[i + 3, j]
+                    acc = ((out[hd + j] + g0 * PS[i, j]) + g1 * PS[i + 1, j]) + g2 * PS[i + 2, j]
+                    out[hd + j] = acc + g3 * PS[i + 3, j]
                 i += 4
             for i in range(i, n):
                 for j in range(h):
