@@ -421,3 +421,24 @@ def test_limit_engine_follows_the_float64_flow_at_tiny_scale(name):
     assert lim.stats["exact"]
     assert np.max(np.abs(np.asarray(lim.U) - np.asarray(flow.U))) < 1e-6
     assert [(e.i, e.j, e.kind) for e in lim.events] == [(e.i, e.j, e.kind) for e in flow.events]
+
+
+def test_a_row_resting_on_its_plane_is_settled_at_the_next_event():
+    """A row that activates with zero normal speed (x_eff orthogonal to it) rests on its plane; when the neuron then
+    reaches a corner where three planes meet on one axis (x_0, x_2 = x_4, x_3 all orthogonal to u = e_2 at t = 4.70),
+    that row is settled with the others, as it is in the mp engine (which labels it sliding). Before, the limit engine
+    settled it only when rounding made its crossing time fall on the event, and left the 50-digit mp flow by 0.44."""
+    from verify.simulate import simulate
+
+    X = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 3.0, 1.0]])
+    y = np.array([-1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
+    U0 = np.array([[0.014670688134517688, 0.755098724792031, -0.6554469366219574],
+                   [0.8531056364235013, -0.08852147789738328, 0.5141738237729687],
+                   [-0.24776502099466757, 0.14835440142578918, 0.9573941016891151],
+                   [0.0816600589504038, 0.9940825947900362, -0.07163399687107556]])
+    s, times = np.array([-1.0, 1.0, -1.0, -1.0]), np.array([3.0, 6.0, 15.0])
+    kw = dict(loss="logistic", log_eps=-300.0, times=times)
+    limit = simulate((X, y), U0, s, 15.0, backend="limit", **kw)
+    reference = simulate((X, y), U0, s, 15.0, backend="mp", dps=50, **kw)
+    assert np.max(np.abs(limit.U - np.asarray(reference.U, dtype=float))) <= 1e-9
+    assert limit.uncertified is None and reference.uncertified is None

@@ -20,7 +20,8 @@ phi = angle(u, a) and tau = ln tan(phi/2) (tau = -inf at u = a, +inf at u = -a):
 B_i = <x_i, e>: tau*_i = asinh(B_i/A_i) (unique, transversal), t*_i = (tau0 - tau*_i)/(s k),
 kept when t*_i > 0. So every pair crosses at most once per mode.
 
-Switching: the pairs on their hyperplanes (at t = 0, and at each crossing with the neuron's sliding pairs) are
+Switching: the pairs on their hyperplanes (at t = 0, and at each crossing with the neuron's sliding pairs and every
+pair resting on its plane, |<x_i, u>| <= plane_tol, whatever its side: an active pair with zero normal speed) are
 settled by the engines' one switching law, :func:`law.settle_column` (its module docstring), with gain s,
 data weights g and Gram matrix K = X X^T: on the hyperplane <x_i, u> = 0 the limit velocity is u' = s P_u x_eff,
 so <x_i, u'> = s <x_i, x_eff> = s sum_k S_k g_k K_ki, the normal rate the law classifies (sigma'(0) = alpha; a pair
@@ -272,9 +273,10 @@ class NeuronRun:
             self.segments.append(Segment(t, t_new, mode, active, sliding))
             hit = np.flatnonzero(t + tc <= t_new + TIME_RTOL * max(1.0, t_new))
             crossed = set(hit.tolist())
-            plane = np.union1d(hit, np.flatnonzero(sliding))
             u_arr, r_arr = mode.state(dt)
             u, r, t = u_arr, float(r_arr), t_new
+            resting = np.flatnonzero(np.abs(self.X @ u) <= self.plane_tol)  # on their planes now, whatever their side
+            plane = np.union1d(np.union1d(hit, np.flatnonzero(sliding)), resting)
 
     def pattern_at(self, t: float) -> tuple[np.ndarray, np.ndarray, bool, np.ndarray]:
         """(active, sliding, dead, entries) at time t: the pattern of the segment with t0 <= t < t1 (the last one from
