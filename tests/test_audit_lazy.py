@@ -67,3 +67,18 @@ def test_a_search_example_that_reads_no_audit_runs_no_hook():
     assert not {"papers", "sign_structure", "max_margin"} & set(lazy.__dict__)
     read = evaluate(reads, sc).run.audit
     assert "sign_structure" in read.__dict__ and "papers" not in read.__dict__
+
+
+def test_a_failing_hook_is_reported_as_itself_not_as_a_missing_attribute(monkeypatch):
+    """An AttributeError raised inside a property would reach the caller as "no attribute 'papers'" (Python retries
+    ``__getattr__``); the audit reports the hook's own error instead."""
+    import verify.claims.registry as registry
+    from verify.paper import Paper
+
+    def hook(base):
+        raise AttributeError("planted: the hook read a quantity that is not there")
+
+    monkeypatch.setattr(registry, "papers", lambda: {"T7": Paper("T7", "planted paper", [], audit=hook)})
+    a = audit(Dataset(X, Y), papers=["T7"])
+    with pytest.raises(RuntimeError, match="planted: the hook read"):
+        _ = a.papers

@@ -232,7 +232,10 @@ class Audit:
         base = replace(self, paper_ids=())
         shared = ("max_margin", "sign_structure")
         base.__dict__.update({k: self.__dict__[k] for k in shared if k in self.__dict__})
-        parts = _paper_audits(base, self.paper_ids)
+        try:
+            parts = _paper_audits(base, self.paper_ids)
+        except AttributeError as exc:  # raised out of a property, Python would report a missing 'papers' instead
+            raise RuntimeError(f"a paper's audit hook failed: {type(exc).__name__}: {exc}") from exc
         for key in shared:
             if key in base.__dict__:
                 self.__dict__.setdefault(key, base.__dict__[key])
