@@ -60,6 +60,17 @@ def test_lines_find_mirrors_duplicates_and_scaled_copies():
     assert np.array_equal(switching.lines(X[[0, 3, 5]])[0], [0, 1, 2])
 
 
+def test_lines_of_rows_in_general_position_are_the_rows_themselves():
+    """No two rows on one line (the common case, decided without the pairwise search): every row is its own line,
+    a zero row included; a mirrored copy appended to the same rows is still found."""
+    X = np.random.default_rng(0).normal(size=(12, 3))
+    for rows in (X, np.vstack([X, np.zeros((1, 3))]), X * 1e-300):
+        rep, sgn = switching.lines(rows)
+        assert rep.tolist() == list(range(rows.shape[0])) and sgn.tolist() == [1] * rows.shape[0]
+    rep, sgn = switching.lines(np.vstack([X, -0.5 * X[4]]))
+    assert rep[-1] == 4 and sgn[-1] == -1 and rep[:-1].tolist() == list(range(12))
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_cartesian_flow_on_symmetric_data_matches_a_smooth_integration(seed):
     ds = mirrored(5, 3, seed)

@@ -313,3 +313,30 @@ def test_rows_on_one_line_get_a_limit_phase_that_matches_plain_polar(kind, alpha
         np.testing.assert_allclose(traj.U, plain.U, rtol=0, atol=1e-6)
         got = sorted((e.i, e.j, e.kind) for e in traj.events)
         assert got == sorted((e.i, e.j, e.kind) for e in plain.events)
+
+
+class _UnhashableWeight:
+    """A weight function that cannot be a cache key (it defines equality without a hash)."""
+
+    def __init__(self, weight):
+        self.weight = weight
+
+    def __eq__(self, other):
+        return isinstance(other, _UnhashableWeight) and other.weight is self.weight
+
+    __hash__ = None
+
+    def __call__(self, z):
+        return self.weight(z)
+
+
+def test_guard_is_measured_per_loss_even_for_losses_that_cannot_be_cached():
+    """The flatness measurement is kept per loss: the rough loss stays not flat after the exact one was measured (and
+    the other way round), and a loss that cannot be a cache key is measured every time, with the same answers."""
+    exact, rough = NetworkField(np.eye(2), np.array([1.0, -1.0]), "exp"), NetworkField(np.eye(2), np.array([1.0, -1.0]), _rough_exp())
+    answers = [limit_field_is_exact(f) for f in (exact, rough, exact, rough)]
+    assert answers[2:] == answers[:2] and answers[1] is False
+    odd = dataclasses.replace(_rough_exp(), name="rough-exp-unhashable", _weight=_UnhashableWeight(_rough_exp()._weight))
+    assert limit_field_is_exact(NetworkField(np.eye(2), np.array([1.0, -1.0]), odd)) is False
+    plain = dataclasses.replace(LOSSES["exp"], name="exp-unhashable", _weight=_UnhashableWeight(LOSSES["exp"]._weight))
+    assert limit_field_is_exact(NetworkField(np.eye(2), np.array([1.0, -1.0]), plain)) is answers[0]

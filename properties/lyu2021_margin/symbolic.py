@@ -89,7 +89,7 @@ def decide(claim: Texts, lhs: Sequence[sp.Expr], rhs: Sequence[sp.Expr], candida
     named are 0) on the first component it violates, else :func:`prove_identity`."""
     for k, (left, right) in enumerate(zip(lhs, rhs) if candidate else ()):
         diff = sp.expand(left - right)
-        point = {str(s): candidate.get(str(s), 0) for s in diff.free_symbols}
+        point = {str(s): candidate.get(str(s), 0) for s in sorted(diff.free_symbols, key=str)}  # by name: same text every run
         if any(s.is_positive and point[str(s)] == 0 for s in diff.free_symbols):
             raise ValueError(f"candidate {candidate} leaves a positive symbol of component {k} at 0")
         out = refuted(claim, substitution_witness(diff, point, "==", component=k), f"component {k} fails at {point}")

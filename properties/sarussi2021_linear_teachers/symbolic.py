@@ -118,7 +118,7 @@ def identities(claim: Texts, lhs: Sequence[sp.Expr], rhs: Sequence[sp.Expr], poi
     for k, (left, right) in enumerate(zip(lhs, rhs)):
         diff = sp.sympify(left - right)
         for point in points:
-            full = {s: point.get(s, 0) for s in diff.free_symbols}
+            full = {s: point.get(s, 0) for s in sorted(diff.free_symbols, key=str)}  # by name: the same text every run
             if any(s.is_positive and v == 0 for s, v in full.items()):
                 continue  # the point lies outside this component's domain
             out = first_violation(claim, diff, [full], "==")

@@ -106,7 +106,8 @@ class Engine(Settling, Detection, Filippov):
         self.coupled = bool(self.line_rows)
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
-        self.step_rtol_vec = np.broadcast_to(self.step_rtol, z0.shape).astype(float)  # per component (compiled steps)
+        rtol_k = self.step_rtol  # per component for the compiled steps
+        self.step_rtol_vec = np.array(rtol_k, dtype=float) if np.ndim(rtol_k) else np.full(z0.shape, float(rtol_k))
         self.land_on_samples = log_time  # steps end on the sample times (module docstring, "Samples")
         self.progress = progress
         self.z = z0.copy()

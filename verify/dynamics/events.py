@@ -17,6 +17,7 @@ from verify.dynamics.forms import CartesianForm, PolarForm
 from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import InputError
+from verify.model.losses import log_sum_exp
 from verify.trajectory import Trajectory
 
 LOG_TIME_THRESHOLD = 1e3
@@ -30,9 +31,8 @@ def pick_log_time(log_time: bool | None, t_end: float) -> bool:
 def loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
     """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
     with np.errstate(divide="ignore"):  # square loss at an exact fit: log 0 = -inf
-        logs = field.loss.log_totals(field.y, outputs)
-        per = field.loss.log_value(field.y, outputs)
-    return {"log_loss": logs.tolist(), "loss_underflow_float64": bool(np.any(per < LOG_FLOAT_UNDERFLOW))}
+        per = field.loss.log_value(field.y, np.atleast_2d(outputs))
+    return {"log_loss": log_sum_exp(per).tolist(), "loss_underflow_float64": bool(np.any(per < LOG_FLOAT_UNDERFLOW))}
 
 
 def solve_cartesian(

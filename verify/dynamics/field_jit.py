@@ -126,7 +126,26 @@ def data_weights_into(g: np.ndarray, PS: np.ndarray, S: np.ndarray, a: np.ndarra
     """In place: g_i = y_i w(y_i f_i) (:func:`margin_weight`), f_i = sum_j S_ij P_ij a_j, given P in ``PS``, which
     becomes S * P (in place)."""
     n, h = PS.shape
-    for i in range(n):
+    i = 0
+    while i + 4 <= n:  # four rows' sums side by side (each over j in order): four independent chains of additions
+        f0, f1, f2, f3 = 0.0, 0.0, 0.0, 0.0
+        for j in range(h):
+            aj = a[j]
+            p0 = PS[i, j] * S[i, j]
+            p1 = PS[i + 1, j] * S[i + 1, j]
+            p2 = PS[i + 2, j] * S[i + 2, j]
+            p3 = PS[i + 3, j] * S[i + 3, j]
+            PS[i, j], PS[i + 1, j], PS[i + 2, j], PS[i + 3, j] = p0, p1, p2, p3
+            f0 += p0 * aj
+            f1 += p1 * aj
+            f2 += p2 * aj
+            f3 += p3 * aj
+        g[i] = y[i] * margin_weight(y[i] * f0, loss)
+        g[i + 1] = y[i + 1] * margin_weight(y[i + 1] * f1, loss)
+        g[i + 2] = y[i + 2] * margin_weight(y[i + 2] * f2, loss)
+        g[i + 3] = y[i + 3] * margin_weight(y[i + 3] * f3, loss)
+        i += 4
+    for i in range(i, n):
         fi = 0.0
         for j in range(h):
             PS[i, j] *= S[i, j]

@@ -71,6 +71,7 @@ the limit engine's rounding level.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import time as _time
 from typing import Callable
@@ -83,6 +84,7 @@ from verify.dynamics.limit import PLANE_RTOL, NeuronRun, Surfaces, limit_weights
 from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import NumericalError
+from verify.model.losses import Loss
 from verify.trajectory import Event, Trajectory
 
 F_SAFE = 2.0**-60  # |f| below this: float64 g == -l'(y, 0) exactly for every loss (module docstring)
@@ -109,11 +111,21 @@ def limit_field_is_exact(field: NetworkField, f_bound: float = F_SAFE) -> bool:
     y = np.asarray(field.y, dtype=float)
     if not np.all(np.abs(y) == 1.0):
         return False
+    try:
+        return _flat_below(field.loss, float(f_bound))
+    except TypeError:  # a loss that cannot be a cache key (unhashable fields): measured every time
+        return _flat_below.__wrapped__(field.loss, float(f_bound))
+
+
+@functools.lru_cache(maxsize=64)
+def _flat_below(loss: Loss, f_bound: float) -> bool:
+    """``loss.g(y, f) == loss.g(y, 0)`` bit for bit at every probe output, both labels: depends on the loss and this
+    machine's libm only, so it is measured once per process and loss (equal losses share the answer)."""
     f = _flatness_probe(f_bound)
     for label in (1.0, -1.0):
         labels = np.full_like(f, label)
-        g0 = np.asarray(field.loss.g(labels, np.zeros_like(f)), dtype=float)
-        if not np.array_equal(np.asarray(field.loss.g(labels, f), dtype=float), g0):
+        g0 = np.asarray(loss.g(labels, np.zeros_like(f)), dtype=float)
+        if not np.array_equal(np.asarray(loss.g(labels, f), dtype=float), g0):
             return False
     return True
 

@@ -86,7 +86,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
                 if row[j] >= 0 or shared_line[i]:
                     return False
                 row[j] = i
-    g = data_weights(P.copy(), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    g = data_weights(P, S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)  # P, done with, becomes S * P
     gain = sgn if polar else z[h * d :].copy()
     state = np.empty(h, np.int64)
     slope = np.empty(h)

@@ -105,8 +105,9 @@ class Settling:
         if self.alpha != 0.0:
             return
         m = self.mode
+        active = m.S.any(axis=0)
         for j in (range(m.dead.size) if cols is None else cols.tolist()):
-            if not m.dead[j] and j not in m.sliding and not m.S[:, j].any():
+            if not active[j] and not m.dead[j] and j not in m.sliding:
                 m.dead[j] = True
                 self.events.append(Event(float(t), -1, j, "dead", 0))
 

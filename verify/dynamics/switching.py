@@ -278,7 +278,10 @@ def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rep, sgn = np.arange(n), np.ones(n, dtype=int)
     G = U @ U.T
     # candidates: unit rows within COLLINEAR_TOL (up to sign) have |<u_i, u_k>| >= 1 - COLLINEAR_TOL^2 / 2
-    close = np.triu(np.abs(G) > 1.0 - 1e-9, 1)
+    close = np.abs(G) > 1.0 - 1e-9
+    if np.count_nonzero(close) == np.count_nonzero(np.diagonal(close)):  # nothing off the diagonal: no candidate
+        return rep, sgn
+    close = np.triu(close, 1)
     for i in np.flatnonzero(close.any(axis=1)).tolist():
         if rep[i] != i or norms[i] == 0.0:
             continue

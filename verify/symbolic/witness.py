@@ -53,7 +53,7 @@ def recheck_witness(witness: dict) -> tuple[bool, str]:
         except (sp.SympifyError, SyntaxError, TypeError) as exc:
             return False, f"cannot rebuild expression: {exc}"
         subs = {}
-        for sym in expr.free_symbols:
+        for sym in sorted(expr.free_symbols, key=str):  # by name: the same first missing symbol every run
             if str(sym) not in witness["point"]:
                 return False, f"no value for symbol {sym}"
             val = sp.sympify(witness["point"][str(sym)], rational=True)

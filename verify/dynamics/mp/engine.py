@@ -25,7 +25,7 @@ from verify.dynamics.mp import num
 from verify.dynamics.mp.field import MpField, MpMode
 from verify.dynamics.mp.integrator import DD_REL_FLOOR, F64_REL_FLOOR, tail_error, terms, tier_bound
 from verify.dynamics.mp.locate import Locating
-from verify.dynamics.mp.num import mpfr
+from verify.dynamics.mp.num import ONE, mpfr
 from verify.dynamics.mp.planning import Planning
 from verify.dynamics.mp.settling import Settling
 from verify.dynamics.mp.step import Step, row_exponents
@@ -81,13 +81,15 @@ class Engine(Planning, Locating, Settling):
         if self.form == "polar":
             return A, b, np.zeros(len(cols), dtype=np.int64), self.s[cols]
         e = row_exponents(np.concatenate([A, b[:, None]], axis=1))
-        return num.vldexp(A, -e[:, None]), num.vldexp(b, -e), e, num.vldexp(np.full(len(cols), mpfr(1), dtype=object), 2 * e)
+        down = num.pow2(-e)
+        return A * down[:, None], b * down, e, num.pow2(2 * e)
 
     def unscale(self, A: np.ndarray, b: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Undo :meth:`scaled` (Cartesian rows times 2^e_j, exact)."""
         if self.form == "polar":
             return A, b
-        return num.vldexp(A, e[:, None]), num.vldexp(b, e)
+        up = num.pow2(e)
+        return A * up[:, None], b * up
 
     def outputs(self) -> np.ndarray:
         """f_i = sum_j S_ij c_j <x_i, w_j> over pairs off their surface, c_j = v_j or s_j e^{2 r_j}."""
@@ -134,13 +136,14 @@ class Engine(Planning, Locating, Settling):
                 break
             st0, a, h_max, pre, keep, x_est = self.prepare(cols, remaining)
             frac = min(1.0, x_est * (1 + EST_MARGIN) + 1e-12)
-            hstep = h_max * mpfr(frac) if frac < 1 else h_max
+            hstep = h_max * (ONE * frac) if frac < 1 else h_max
             if not h_max >= remaining:  # the series' own step (not an event's cut) must advance t: else the run has failed
                 check_step(h_max, t)
             last = hstep >= remaining
             if frac < 1:
                 keep = pre.screen(float(hstep), keep)
-            st = self.choose_orders(st0, a, hstep)
+            t_step = terms(a, hstep)
+            st = self.choose_orders(st0, a, t_step)
             self.stats["mp_orders"] += st.K_mp - 1
             self.stats["dd_orders"] += st.K - st.K_mp
             self.stats["all_mp_steps"] += int(st.K > st.N)
@@ -157,7 +160,7 @@ class Engine(Planning, Locating, Settling):
             self.stats["steps"] += 1
             taken = x_cut * hstep
             rho = self.rho if st.mixed else 0.0
-            t_taken = terms(a, taken)
+            t_taken = terms(a, taken) if has_event else t_step  # taken = 1 * hstep: the same terms
             self.err_sum += (tail_error(t_taken) + tier_bound(t_taken, st.K, len(a), rho)
                              + tier_bound(t_taken, st.K_mp, st.K, self.rho_dd) + self.rounding)
             self._note_step(taken)

@@ -27,6 +27,8 @@ from verify.dynamics.mp.series import F64, Dense, Grouped, Recurrence, mp_arith,
 from verify.errors import NumericalError
 from verify.model.losses import Family, Loss
 
+SLOPES_CACHED = 256  # products with the slopes kept per field (one per pattern of sides of the moving neurons)
+
 
 @dataclass
 class MpMode:
@@ -103,13 +105,25 @@ class MpField:
         self.alpha = mpfr(float(field.alpha))
         self.loss = mp_loss(field.loss)
         self.train_v = bool(field.train_v)
+        self._slopes: dict[tuple, Dense | Grouped] = {}  # (mp, shape, sides) -> products (:meth:`slopes`)
 
     def g_point(self, f: np.ndarray) -> np.ndarray:
         return g_value(self.loss, self.ym, f)
 
     def slopes(self, mode: MpMode, cols: np.ndarray, mp: bool) -> Dense | Grouped:
-        """Products with M = the slopes of the pairs off their surfaces (1 active, alpha inactive, 0 sliding)."""
+        """Products with M = the slopes of the pairs off their surfaces (1 active, alpha inactive, 0 sliding); built
+        once per pattern of sides (they change only at events) and shared, read-only."""
         side = mode.side[:, cols]
+        key = (mp, side.shape, side.tobytes())
+        prod = self._slopes.get(key)
+        if prod is None:
+            if len(self._slopes) >= SLOPES_CACHED:
+                self._slopes.clear()
+            prod = self._slopes[key] = self._new_slopes(side, mp)
+        return prod
+
+    def _new_slopes(self, side: np.ndarray, mp: bool) -> Dense | Grouped:
+        """M for the sides ``side`` (n, m): sums over index sets in mpfr, a float64 matrix otherwise."""
         if mp:
             return Grouped(side == 1, side == -1, self.alpha, mpfr(0))
         return Dense(np.where(side == 1, 1.0, np.where(side == -1, float(self.alpha), 0.0)))

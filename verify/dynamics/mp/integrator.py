@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from verify.dynamics.mp.num import INF, mpfr
+from verify.dynamics.mp.num import INF, ONE, mpfr
 
 F64_REL_FLOOR = 1e-13  # least relative error assumed for float64 coefficients
 F64_SAFETY = 100.0  # factor on the measured float64 (and double-double) error
@@ -53,7 +53,7 @@ def coefficient_sizes(A: np.ndarray, b: np.ndarray, scale: np.ndarray) -> list:
         return [mpfr(0)] * A.shape[0]
     sa = (abs(A) / scale[None, :, None]).max(axis=(1, 2))
     sb = (abs(b) / scale[None, :]).max(axis=1)
-    return [mpfr(max(x, y)) for x, y in zip(sa.tolist(), sb.tolist())]
+    return [ONE * max(x, y) for x, y in zip(sa.tolist(), sb.tolist())]
 
 
 def step_size(a: list, tol) -> "mpfr":
@@ -87,7 +87,7 @@ def tier_bound(t: list, start: int, stop: int, rho: float) -> "mpfr":
     """Error bound of the orders start..stop-1 computed in a cheaper arithmetic with relative error rho, given the
     step's :func:`terms` t_k = a_k h^k: rho sum_{start <= k < stop} t_k (float64: start K, stop N + 1; double-double:
     K_mp, K)."""
-    return mpfr(rho) * sum(t[start:stop], mpfr(0))
+    return ONE * rho * sum(t[start:stop], mpfr(0))
 
 
 def mp_orders(t: list, rho: float, tol) -> int:
@@ -95,7 +95,7 @@ def mp_orders(t: list, rho: float, tol) -> int:
     all orders in mp)."""
     N = len(t) - 1
     acc = mpfr(0)
-    r = mpfr(rho)
+    r = ONE * rho
     K = N + 1
     for k in range(N, 1, -1):
         acc += t[k]

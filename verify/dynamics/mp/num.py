@@ -24,6 +24,7 @@ exp = gmpy2.exp
 log = gmpy2.log
 sqrt = gmpy2.sqrt
 INF = gmpy2.inf()
+ONE = mpfr(1)  # ONE * x: the float (or mpfr) x as an mpfr at the context precision, as mpfr(x), at a tenth of its cost
 
 # elementwise on numpy object arrays (the gmpy2 context precision applies)
 _vfr = np.frompyfunc(mpfr, 1, 1)
@@ -75,6 +76,12 @@ def vec(a) -> np.ndarray:
     out = np.empty(np.shape(a), dtype=object)
     out[...] = _vfr(np.asarray(a, dtype=object))
     return out
+
+
+def pow2(e: np.ndarray) -> np.ndarray:
+    """2^e elementwise (mpfr, exact): x * pow2(e) is vldexp(x, e), exact, with one call of gmpy2's ldexp per power
+    instead of per entry."""
+    return vldexp(np.full(e.shape, ONE, dtype=object), e)
 
 
 def dot(a, b):

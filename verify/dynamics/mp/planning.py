@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics.mp import num, screen
-from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_FLOOR, F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size, terms
+from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_FLOOR, F64_REL_FLOOR, F64_SAFETY, coefficient_sizes, mp_orders, step_size
 from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.mp.series_dd import DoubleDouble, double_double
@@ -33,18 +33,21 @@ from verify.dynamics.mp.step import Pairs, Step, finite, normalised, slide_polys
 
 
 def worst_gap(seen: dict[int, float], orders: range, a: list, scale: np.ndarray,
-              diff: Callable[[int], tuple[np.ndarray, np.ndarray]]) -> float:
-    """max over ``orders`` of max(|dA_k| / scale_j, |db_k| / scale_j) / a_k, the differences ``diff(k)`` of two
-    computations of order k (float64); orders with a_k = 0 are skipped, values are cached in ``seen``."""
+              diff: Callable[[list], tuple[np.ndarray, np.ndarray]]) -> float:
+    """max over ``orders`` of max(|dA_k| / scale_j, |db_k| / scale_j) / a_k, the differences ``diff(ks)`` of two
+    computations of the orders ks (float64, stacked along a first axis); orders with a_k = 0 are skipped, values
+    are cached in ``seen``."""
+    new = [k for k in orders if k not in seen and float(a[k]) > 0]
+    if new:
+        dA, db = diff(new)
+        gap_A = (np.abs(dA) / scale[None, :, None]).max(axis=(1, 2), initial=0.0).tolist()
+        gap_b = (np.abs(db) / scale[None, :]).max(axis=1, initial=0.0).tolist()
+        for k, gA, gb in zip(new, gap_A, gap_b):
+            seen[k] = max(gA, gb) / float(a[k])
     worst = 0.0
     for k in orders:
-        if k not in seen:
-            ak = float(a[k])
-            if not ak > 0:
-                continue
-            dA, db = diff(k)
-            seen[k] = float(max((np.abs(dA) / scale[:, None]).max(initial=0.0), (np.abs(db) / scale).max(initial=0.0))) / ak
-        worst = max(worst, seen[k])
+        if k in seen:
+            worst = max(worst, seen[k])
     return worst
 
 
@@ -143,25 +146,24 @@ class Planning:
         Af = st.rec_f.A[: st.N + 1]
         rho = max(F64_REL_FLOOR, self.rho) if st.mixed else F64_REL_FLOOR
         spread = np.sqrt(mf.d) * rho / screen.DELTA * np.array([float(x) for x in a])[:, None] * st.scale[None, :]
-        with np.errstate(all="ignore"):
-            Pf = np.matmul(mf.Xf[None], Af.transpose(0, 2, 1))
-            norms = np.sqrt((Af * Af).sum(axis=2)) + spread
         I, J = np.nonzero(m.side[:, st.cols] != 0)
         sd = m.side[I, st.cols[J]].astype(float)
         ons = m.onsurf[I, st.cols[J]]
         with np.errstate(all="ignore"):
+            Pf = np.matmul(mf.Xf[None], Af.transpose(0, 2, 1))
+            norms = np.sqrt((Af * Af).sum(axis=2)) + spread
             Q = screen.deflate(sd[None, :] * Pf[:, I, J], ons)
             C = screen.deflate(mf.xnorm_f[I][None, :] * norms[:, J], ons)
         return Pairs(Pf, I, J, sd, Q, C)
 
-    def choose_orders(self, st0: Step, a: list, h) -> Step:
-        """Extend the mpfr recurrence to the least order K that the float64 tail allows at step h; the orders
-        from K_mp on come from double-double where it applies (:meth:`double_double_orders`)."""
+    def choose_orders(self, st0: Step, a: list, t: list) -> Step:
+        """Extend the mpfr recurrence to the least order K that the float64 tail allows on the step, whose
+        :func:`integrator.terms` are ``t``; the orders from K_mp on come from double-double where it applies
+        (:meth:`double_double_orders`)."""
         rec_m, rec_f, scale = st0.rec_m, st0.rec_f, st0.scale
         if not st0.mixed:
             return Step(st0.cols, st0.e, rec_m, rec_f, False, scale)
         rho = self.rho
-        t = terms(a, h)
         K = mp_orders(t, rho, self.tol)
         rec_m.extend(1)
         dd = double_double(rec_m, rec_f) if K > DD_FIRST_MEASURED + 1 else None  # else no order is left for it
@@ -173,11 +175,11 @@ class Planning:
                     dd, seen = None, {}
             if dd is None:
                 rec_m.extend(K - 1)
-                worst = worst_gap(seen, range(1, K), a, scale, lambda k: (rec_m.A[k].astype(float) - rec_f.A[k],
-                                                                         rec_m.b[k].astype(float) - rec_f.b[k]))
+                worst = worst_gap(seen, range(1, K), a, scale, lambda ks: (rec_m.A[ks].astype(float) - rec_f.A[ks],
+                                                                          rec_m.b[ks].astype(float) - rec_f.b[ks]))
             else:
-                worst = worst_gap(seen, range(1, K), a, scale, lambda k: (dd.arrays["A"][k, ..., 0] - rec_f.A[k],
-                                                                         dd.arrays["b"][k, ..., 0] - rec_f.b[k]))
+                worst = worst_gap(seen, range(1, K), a, scale, lambda ks: (dd.arrays["A"][ks, ..., 0] - rec_f.A[ks],
+                                                                          dd.arrays["b"][ks, ..., 0] - rec_f.b[ks]))
             rho = max(F64_REL_FLOOR, F64_SAFETY * worst)
             K2 = mp_orders(t, rho, self.tol)
             if K2 <= K or K >= len(a):
@@ -201,8 +203,8 @@ class Planning:
         while True:
             rec_m.extend(K_mp - 1)
             worst = worst_gap(seen, range(DD_FIRST_MEASURED, K_mp), a, scale,
-                              lambda k: ((rec_m.A[k] - dd.state("A", k)).astype(float),
-                                         (rec_m.b[k] - dd.state("b", k)).astype(float)))
+                              lambda ks: ((rec_m.A[ks] - dd.state("A", ks)).astype(float),
+                                          (rec_m.b[ks] - dd.state("b", ks)).astype(float)))
             rho_dd = max(floor, F64_SAFETY * worst)
             K2 = min(K, max(DD_FIRST_MEASURED + 1, mp_orders(t, rho_dd, self.tol)))
             if K2 <= K_mp:

@@ -16,6 +16,8 @@ length (the exact search decides; a root missed by the grid is still found there
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 DELTA = 1e-9
@@ -40,16 +42,26 @@ def may_cross(Q: np.ndarray, C: np.ndarray) -> np.ndarray:
     return ~(lhs > rhs)
 
 
+@functools.lru_cache(maxsize=64)
+def grid_powers(terms: int) -> tuple[np.ndarray, np.ndarray]:
+    """The grid x_g = g / GRID (g = 0..GRID) and its powers x_g^k (terms x GRID + 1), k = 0..terms-1 (read-only)."""
+    xs = np.linspace(0.0, 1.0, GRID + 1)
+    with np.errstate(all="ignore"):
+        powers = xs[None, :] ** np.arange(terms)[:, None]
+    xs.flags.writeable = powers.flags.writeable = False
+    return xs, powers
+
+
 def first_negative(Q: np.ndarray) -> float:
     """The first x in [0, 1] where one of the polynomials (columns of Q (N+1, p)) turns negative (1 if none seen).
 
     Only the pairs whose first negative grid point is the earliest one are refined."""
     if Q.shape[1] == 0:
         return 1.0
+    xs, powers = grid_powers(Q.shape[0])
     ks = np.arange(Q.shape[0])
-    xs = np.linspace(0.0, 1.0, GRID + 1)
     with np.errstate(all="ignore"):
-        neg = (Q.T @ (xs[None, :] ** ks[:, None])) < 0
+        neg = (Q.T @ powers) < 0
     seen = neg.any(axis=1)
     if not seen.any():
         return 1.0
@@ -59,10 +71,11 @@ def first_negative(Q: np.ndarray) -> float:
         return 0.0
     Qi = Q[:, seen & (first == g)]
     lo, hi = np.full(Qi.shape[1], xs[g - 1]), np.full(Qi.shape[1], xs[g])
+    kcol = ks[:, None]
     with np.errstate(all="ignore"):
         for _ in range(BISECT):
             mid = (lo + hi) / 2
-            below = (Qi * mid[None, :] ** ks[:, None]).sum(axis=0) < 0
+            below = np.add.reduce(Qi * mid ** kcol, axis=0) < 0  # q(mid) = sum_k q_k mid^k < 0
             hi = np.where(below, mid, hi)
             lo = np.where(below, lo, mid)
     return float(hi.min())

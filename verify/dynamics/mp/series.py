@@ -59,11 +59,12 @@ class Arith:
 
     def __init__(self, exp: Callable, scalar: Callable, dtype: Any, hypot: Callable) -> None:
         self.exp, self.scalar, self.dtype, self.hypot = exp, scalar, dtype, hypot
+        self.zero = scalar(0)
 
     def empty(self, shape: tuple) -> np.ndarray:
         """Zeros of this number type."""
         out = np.empty(shape, dtype=self.dtype)
-        out.fill(self.scalar(0))
+        out.fill(self.zero)
         return out
 
 

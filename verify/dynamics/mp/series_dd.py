@@ -324,8 +324,9 @@ class DoubleDouble:
                 return False
         return True
 
-    def state(self, name: str, k: int) -> np.ndarray:
-        """State order k of ``name`` ("A" or "b") as mpfr: hi + lo rounded to the context precision."""
+    def state(self, name: str, k: int | list) -> np.ndarray:
+        """State order k (or the orders of a list, stacked) of ``name`` ("A" or "b") as mpfr: hi + lo rounded to the
+        context precision."""
         return to_mpfr(self.arrays[name][k])
 
     def fill(self, order: int) -> None:

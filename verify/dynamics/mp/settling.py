@@ -146,7 +146,7 @@ class Settling:
             As = self.scaled(cols)[0]
             Jl = np.searchsorted(cols, J)
             P = (mf.Xm[I] * As[Jl]).sum(axis=1)
-            tau = self.surf * mf.xnorm_m[I] * self.row_norms(As[Jl])
+            tau = self.surf * mf.xnorm_m[I] * self.row_norms(As)[Jl]
             for i, j, p, tu in zip(I, J, P, tau):
                 if m.side[i, j] * p > tu:
                     m.onsurf[i, j] = False

@@ -56,6 +56,8 @@ def row_exponents(Z: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         top = np.abs(Z.astype(float)).max(axis=1, initial=0.0)
         e = np.frexp(top)[1].astype(np.int64)
+        if ((top >= 1e-300) & (top < np.inf)).all():  # every row maximum a normal float64
+            return e
     for r in np.flatnonzero(~np.isfinite(top) | ((top < 1e-300) & (top > 0)) | ((top == 0) & (Z != 0).any(axis=1))):
         nz = list(num.vexponent(Z[r][Z[r] != 0]))
         e[r] = max(nz) if nz else 0
@@ -75,30 +77,28 @@ class Step:
 
     def evaluate(self, tau) -> tuple[np.ndarray, np.ndarray]:
         """Scaled rows A(t0 + tau) (m, d) and b (m,): mpfr orders by Horner plus the float64 tail."""
-        rm, K = self.rec_m, self.K
-        A, b = rm.A[K - 1], rm.b[K - 1]
+        rm, K, d = self.rec_m, self.K, self.rec_m.A.shape[2]
+        Z = np.concatenate([rm.A[:K], rm.b[:K, :, None]], axis=2)  # rows (A_k, b_k): one Horner pass for both
+        acc = Z[K - 1]
         for k in range(K - 2, -1, -1):
-            A = A * tau + rm.A[k]
-            b = b * tau + rm.b[k]
+            acc = acc * tau + Z[k]
+        A, b = acc[:, :d], acc[:, d]
         if K <= self.N:
             with np.errstate(under="ignore"):
                 pw = float(tau) ** np.arange(K, self.N + 1, dtype=float)
-            A = A + np.tensordot(pw, self.rec_f.A[K : self.N + 1], axes=1)
+            tail = self.rec_f.A[K : self.N + 1]
+            A = A + np.dot(pw[None, :], tail.reshape(len(pw), -1)).reshape(A.shape)  # tensordot's product, not its overhead
             b = b + pw @ self.rec_f.b[K : self.N + 1]
         return A, b
 
     def pair_coeffs(self, X: np.ndarray, Pf: np.ndarray, I: np.ndarray, J: np.ndarray, sd: np.ndarray, hp: list) -> list:
         """Per pair (i, local j): side * <x_i, A_k,j> h^k, k = 0..N (mpfr below K, float64 above)."""
         K = self.K
+        powers = np.array(hp[: self.N + 1], dtype=object)[:, None]
         Pm = (X[I][None, :, :] * self.rec_m.A[:K][:, J, :]).sum(axis=2)
-        Pt = Pf[K : self.N + 1, I, J].tolist()  # float64 orders K..N per pair
-        out = []
-        for p in range(len(I)):
-            s = int(sd[p])
-            c = [s * Pm[k, p] * hp[k] for k in range(K)]
-            c += [s * mpfr(row[p]) * hp[k] for k, row in enumerate(Pt, K)]
-            out.append(c)
-        return out
+        low = (sd.astype(np.int64).astype(object)[None, :] * Pm) * powers[:K]
+        high = (sd[None, :] * Pf[K : self.N + 1, I, J]).astype(object) * powers[K:]  # float64 orders, exact into mpfr
+        return np.concatenate([low, high]).T.tolist()
 
     def slide_coeffs(self, j: int, a: int) -> tuple[list, list]:
         """(g_i, y_i) coefficients (field orders 0..N-1) of row a of sliding neuron j."""
