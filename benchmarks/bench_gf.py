@@ -7,7 +7,7 @@ reference problem: orthogonally separable data (n = 40, d = 10, mu = 0.3, norms 
     python benchmarks/bench_gf.py [--quick] [--only NAME[,NAME...]] [--dop-cap S]
                                   [--large-cap S] [--large-horizon T]
 
-Measurements (NAME): gf, gd, dop853, accuracy, ratios, polar, scaling, large. ``--quick``
+Measurements (NAME): gf, gd, dop853, accuracy, ratios, pieces, polar, scaling, large. ``--quick``
 shrinks every problem and horizon for a smoke test (a few seconds in all). GF, GD and the
 DOP853 baseline evaluate the same compiled vector field (:mod:`verify.dynamics.field_jit`) with
 one BLAS thread, so the ratios compare the algorithms, not two implementations of the field.
@@ -48,7 +48,7 @@ from verify.dynamics.forms import CartesianForm  # noqa: E402
 from verify.model.init import balanced_init  # noqa: E402
 from verify.trajectory import Trajectory  # noqa: E402
 
-NAMES = ("gf", "gd", "dop853", "accuracy", "ratios", "polar", "scaling", "large")
+NAMES = ("gf", "gd", "dop853", "accuracy", "ratios", "pieces", "polar", "scaling", "large")
 LOG_EPS_1000 = -1000.0 * math.log(10.0)
 
 
@@ -135,6 +135,118 @@ def gf_fields(traj: Trajectory, wall: float) -> dict[str, Any]:
         "crossings": len(traj.crossings()),
         "balancedness_drift": traj.balancedness_drift,
     }
+
+
+def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[str, float]:
+    """Microseconds per call of the compiled loop's pieces (:meth:`Bench.pieces`) on a Cartesian exp-loss run (the
+    benchmark's problem), each the best of five rounds of ``calls`` calls made from a compiled loop, at the state of
+    ``traj`` a third of the way in (its activation pattern, every pair armed): the field (:func:`field_jit.form_rhs`),
+    the 5(4) and DOP853 steps' arithmetic beyond their evaluations (the stage sums, the error norm, the dense matrix),
+    the preactivations, the crossing scan, the re-arming, and the settling of one event point
+    (:func:`loop_jit.settle_simple`; neuron 0 projected onto the plane of its nearest row, on copies of the state,
+    whose cost is timed alone and subtracted)."""
+    import numba
+
+    from verify.dynamics import crossings, engine_jit, field_jit, loop_jit, rk_jit, scan
+    from verify.dynamics.settle import SURFACE_TOL
+
+    @numba.njit
+    def field(k, f, z, S, X, y, sgn, r_ref, h, d, work):
+        for _ in range(k):
+            field_jit.form_rhs(f, 0.0, z, S, X, y, sgn, r_ref, h, d, 0, True, False, False, work[3], work[4], work[5],
+                               work[6], work[7])
+
+    @numba.njit
+    def rk45(k, z_new, f_new, F, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide, tab):
+        for _ in range(k):
+            rk_jit.rk45_step_into(z_new, f_new, F, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True,
+                                  False, False, slide, tab[0], tab[1], tab[2], tab[3], tab[4])
+
+    @numba.njit
+    def dop853(k, z_new, f_new, F, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide, tab, dense):
+        for _ in range(k):
+            rk_jit.dop853_step_into(z_new, f_new, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True,
+                                    False, False, slide, tab[0], tab[1], tab[2], tab[3], tab[4])
+            rk_jit.dop853_dense_into(F, work, 0.0, z, f, z_new, f_new, 1e-3, S, X, y, sgn, r_ref, h, d, 0, True, False,
+                                     False, slide, dense[0], dense[1], dense[2])
+
+    @numba.njit
+    def preact(k, E0, VT, X, z, h):
+        for _ in range(k):
+            field_jit.preact_into(E0, VT, X, z, 0, h)
+
+    @numba.njit
+    def scan_(k, z, F, h, E0, X, xnorm, side, armed, dead, cheb, der):
+        for _ in range(k):
+            scan.scan_step(z, F, 0, h, E0, X, xnorm, side, armed, dead, 1e-12, cheb, der)
+
+    @numba.njit
+    def rearm(k, armed, side, X, V, xnorm):
+        for _ in range(k):
+            engine_jit.rearm(armed, side, X, V, xnorm, 1e-12)
+
+    @numba.njit
+    def settle(k, z, S, side, armed, dead, pairs, X, xnorm, K, y, sgn, r_ref, shared, h, d, ev, settling):
+        for _ in range(k):  # on copies of the state it changes (timed alone too, and subtracted)
+            z2, S2, side2, armed2, dead2 = z.copy(), S.copy(), side.copy(), armed.copy(), dead.copy()
+            ks, stats = np.zeros(5, np.int64), np.zeros(6, np.int64)
+            if settling:
+                loop_jit.settle_simple(0.0, z2, pairs, S2, side2, armed2, dead2, X, xnorm, K, y, sgn, r_ref, 0.0, 0,
+                                       False, shared, 0, h, d, SURFACE_TOL, ev[0], ev[1], ev[2], ks, stats)
+
+    def best(fn: Callable[[int], None]) -> float:
+        fn(1)  # compile
+        rounds = []
+        for _ in range(5):
+            start = time.perf_counter()
+            fn(calls)
+            rounds.append((time.perf_counter() - start) / calls)
+        return 1e6 * min(rounds)
+
+    k = len(traj.times) // 3
+    W, v = traj.W[k], traj.v[k]
+    X, y = np.ascontiguousarray(ds.X, dtype=float), np.asarray(ds.y, dtype=float)
+    n, d = X.shape
+    h = W.shape[0]
+    z = np.concatenate([W.ravel(), v])
+    N = z.size
+    P = X @ W.T
+    S = (P > 0).astype(float)
+    side = np.where(P > 0, 1, -1).astype(np.int64)
+    armed, dead = np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool)
+    sgn, r_ref = np.ones(h), np.zeros(h)
+    xnorm = np.linalg.norm(X, axis=1)
+    work = rk_jit.step_workspace(n, d, h, N)
+    f, z_new, f_new = np.empty(N), np.empty(N), np.empty(N)
+    slide = (np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((n, h)), 0.0)
+    rtol, atol = np.full(N, 1e-10), 1e-10 * engine_jit.neuron_size_per_component(z, h, d, 1e-300)
+    F5 = np.empty((rk_jit.TABLEAU[4].shape[0], N))
+    F8 = np.empty((3 + rk_jit.DENSE_853[2].shape[0], N))  # (7, N), as dop853_dense_into fills it
+    field_jit.form_rhs(f, 0.0, z, S, X, y, sgn, r_ref, h, d, 0, True, False, False, *work[3:])
+    E0, VT = np.empty((n, h)), np.empty((d, h))
+    per = {"field": best(lambda c: field(c, np.empty(N), z, S, X, y, sgn, r_ref, h, d, work))}
+    rk45_us = best(lambda c: rk45(c, z_new, f_new, F5, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
+                                  rk_jit.TABLEAU))
+    dop_us = best(lambda c: dop853(c, z_new, f_new, F8, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
+                                   rk_jit.TABLEAU_853, rk_jit.DENSE_853))
+    per["rk45_arithmetic"] = rk45_us - (rk_jit.TABLEAU[1].size) * per["field"]
+    per["dop853_arithmetic"] = dop_us - (rk_jit.TABLEAU_853[1].size + rk_jit.DENSE_853[1].size) * per["field"]
+    per["preact"] = best(lambda c: preact(c, E0, VT, X, z, h))
+    rk_jit.rk45_step_into(z_new, f_new, F5, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True, False,
+                          False, slide, *rk_jit.TABLEAU)
+    per["scan"] = best(lambda c: scan_(c, z, F5, h, P, X, xnorm, side, armed, dead, crossings.CHEB, scan.DER))
+    per["rearm"] = best(lambda c: rearm(c, armed, side, X, np.ascontiguousarray(W), xnorm))
+    i = int(np.argmin(np.abs(P[:, 0])))  # an event point: neuron 0 projected onto the plane of its nearest row
+    Wc = W.copy()
+    Wc[0] -= (X[i] @ Wc[0]) / (X[i] @ X[i]) * X[i]
+    zc = np.concatenate([Wc.ravel(), v])
+    Sc, sidec = S.copy(), side.copy()
+    Sc[i, 0], sidec[i, 0] = 1.0, 1
+    ev = (np.empty(64), np.empty((64, 2), np.int64), np.empty((64, 2), np.int64))
+    args = (zc, Sc, sidec, armed, dead, np.array([[i, 0]], np.int64), X, xnorm, X @ X.T, y, sgn, r_ref,
+            np.zeros(n, dtype=bool), h, d, ev)
+    per["settle"] = best(lambda c: settle(c, *args, True)) - best(lambda c: settle(c, *args, False))
+    return per
 
 
 class Bench:
@@ -283,6 +395,40 @@ class Bench:
             target_accuracy_ge_1e4=bool(acc >= 1e4),
             target_dop853_speedup_ge_20=bool(speedup >= 20.0),
         )
+
+    def pieces(self) -> None:
+        """Where the GF run's time goes: each piece of the compiled loop (:mod:`verify.dynamics.loop_jit`) timed
+        alone inside a compiled loop (:func:`loop_piece_costs`), times how often the run calls it; the remainder is
+        what is not timed (the moves and samples on the dense output, loop control, the per-run Python). GD's step,
+        for comparison, is one field evaluation plus its Python loop (``gd_field_share``).
+
+        A piece's isolated cost is not what removing it saves: inside the run it overlaps with its neighbours.
+        Measured 2026-11-28: reusing one preactivation matrix for the event point's settling and the next step's
+        scan (two of the ``preact`` calls per event, 8 us isolated, 14 ms over the run) saved 0-1.5% side by side,
+        so it was not kept. Timings from Python overstate the small kernels more: a few us of dispatch per call
+        (the field 13.7 us from Python, 11.3 in a compiled loop). Rejected steps are counted as 5(4) steps."""
+        traj, wall = self.run_gf()
+        gd, gd_wall = self.run_gd()
+        per = loop_piece_costs(self.ds, traj)
+        st = traj.stats
+        evals, steps, rk45 = int(st["rhs_evals"]), int(st["steps"]), int(st["steps_rk45"])
+        spent = {
+            "field": evals * per["field"],
+            "rk45_arithmetic": (rk45 + int(st.get("rejected", 0))) * per["rk45_arithmetic"],
+            "dop853_arithmetic": (steps - rk45) * per["dop853_arithmetic"],
+            "preact": steps * per["preact"],
+            "scan": steps * per["scan"],
+            "rearm": steps * per["rearm"],
+            "settle": int(st["n_restarts"]) * per["settle"],
+        }
+        spent = {k: v * 1e-6 for k, v in spent.items()}
+        gd_steps = int(gd.stats["steps"])
+        emit("pieces", problem=self.problem, per_call_us=per,
+             counts={"rhs_evals": evals, "steps": steps, "steps_rk45": rk45, "rejected": int(st.get("rejected", 0)),
+                     "events": len(traj.events), "restarts": int(st["n_restarts"])},
+             seconds=spent, wall_s=wall, remainder_s=wall - sum(spent.values()),
+             field_share=spent["field"] / wall, gd_step_us=1e6 * gd_wall / gd_steps,
+             gd_field_share=gd_steps * per["field"] * 1e-6 / gd_wall)
 
     def polar(self) -> None:
         cfg = self.cfg

@@ -22,5 +22,5 @@ def test_bench_gf_quick_prints_json_lines() -> None:
     lines = [line for line in res.stdout.splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]
     names = {r["name"] for r in records}
-    assert {"setup", "gf_events", "gd", "dop853_naive", "accuracy", "ratios", "polar_eps", "scaling", "large"} <= names
+    assert {"setup", "gf_events", "gd", "dop853_naive", "accuracy", "ratios", "pieces", "polar_eps", "scaling", "large"} <= names
     assert all(r["bench"] == "bench_gf" for r in records)
