@@ -184,3 +184,15 @@ def test_gd_drift_is_one_signed_only_when_accumulated():
     assert violated(A.gd_balance_one_signed(run, per_step=True))  # the sheet's per-step reading is false
     unbalanced = pointwise(A.with_step(pc4_scenario(D.fixture(), 4, 1e-3), 0.25))  # |a(0)| < ||w(0)||
     assert violated(A.gd_balance_one_signed(unbalanced))
+
+
+def test_field_check_counts_the_rounding_of_a_preactivation_on_a_kink():
+    """The thorough profile's counterexample to PL-LA3-field: on PC2 (p = 5, lambda = 0.01, seed 223) neuron 1 rests
+    on the kink of x_3 (w_1^T x_3 ~ 1e-19, rounding), so its a_1' is rounding; the mismatch with the finite
+    difference (~2e-19 absolute) was beyond the old error (2e-27 relative) and a confirmed violation."""
+    from verify.search import evaluate
+
+    ev = evaluate(A.LA3_FIELD, SC.gaussian_init(D.pc2(), 5, 0.01, 223, "random"))
+    assert ev.status == "ok" and "neuron 1" in ev.margin.note
+    assert ev.margin.value < 0.0 and -ev.margin.error <= ev.margin.value  # a mismatch, within the rounding
+    assert ev.margin.error < 1e-15

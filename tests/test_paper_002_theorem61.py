@@ -198,3 +198,17 @@ def test_sheet7_reference_run():
     assert max(abs(ri - r[0]) for ri in r) <= 1e-12 * np.linalg.norm(traj.W[-1])
     assert N.mean_loss(traj.W[-1], ds.X, ds.y) * ds.n < math.log(2.0)
     assert N.smoothed_margin(traj.W[2], ds.X, ds.y) > N.smoothed_margin(traj.W[1], ds.X, ds.y) > 0.0
+
+
+def test_x1_gate_reads_a_sliding_pair_as_sign_zero():
+    """The thorough profile's counterexample to LT-X1 (GF on teacher data n = 7, d = 2, k = 2, W0 = 1e-4 G, seed 445):
+    neuron 3 slides on the kink of x_2 from t = 2.3e-4; its float64 sign there is rounding, which read as agreement
+    gated in intervals where its Filippov slope sets it apart (a drift of 0.6% of ||W||; FAILED as an engine
+    inconsistency, the mp run's rounding reading 0). Read as sign 0 (``Trace.on_kink``), those intervals are not
+    agreeing and the drift on the others is rounding."""
+    from verify.search import evaluate
+
+    ds = D.teacher(7, 2, 0.2, seed=1094)
+    ev = evaluate(T.X1_GF, model_scenario(ds, FR.gaussian_init(2, ds.d, 1e-4, 445), "gf", init_scale=1e-4,
+                                          init_seed=445))
+    assert ev.status == "ok" and "95 agreeing intervals" in ev.margin.note and ev.margin.value > 0.0

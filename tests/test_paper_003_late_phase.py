@@ -293,3 +293,18 @@ def test_checks_on_one_good_run() -> None:
     for check in (T43.global_margin, T43.linear_structure):
         m = check(run)
         assert m.value >= -m.error and math.isfinite(m.error)
+
+
+@pytest.mark.parametrize("sigma, seed", [(1e-6, 0), (1e-8, 4)])
+def test_t31_loss_rise_of_one_rounding_unit_is_no_violation(sigma: float, seed: int) -> None:
+    """The thorough profile's counterexamples to LY-T31-invariants (one D_init neuron on D-SYM at sigma = 1e-6, 1e-8):
+    L barely moves at such a tiny theta, and the float64 mean loss rose by 1.6e-16 relative between two samples, one
+    rounding unit; without the rounding of L in the error (5e-19 before) it was a confirmed violation."""
+    from properties.lyu2021_margin import scenarios as SC
+    from verify.search import evaluate
+
+    ds = D.d_sym()
+    ev = evaluate(LP.T31_INVARIANTS, SC.draw_scenario(ds, Q.d_init(1, ds.d, seed), sigma))
+    assert ev.status == "ok" and "max relative loss increase 1.6e-16" in ev.margin.note
+    assert -ev.margin.error <= ev.margin.value < 0.0  # a rise, within (n + 4) u per L
+    assert ev.margin.error < 1e-14

@@ -83,6 +83,9 @@ def _state_gradient_parts(run: Any, t: float, W: np.ndarray, a: np.ndarray) -> l
             fd = (_ce_loss(X, y, Wp, ap) - _ce_loss(X, y, Wm, am)) / step
             theta = W[j, m] if kind == "w" else a[j]
             field_err = 8.0 * (n + d + p) * U_ROUND * float(np.sum(g * np.abs(c))) + 0.25 * float(np.sum(df * np.abs(c)))
+            if kind == "a":  # a_j' = sum_i g_i sigma(w_j^T x_i): each w_j^T x_i rounded to (d + 2) u ||x_i|| ||w_j||,
+                # absolute (it cancels where w_j rests on a kink, as on a sliding surface: found at the thorough budget)
+                field_err += 2.0 * (d + 2) * U_ROUND * float(np.sum(g * xn)) * float(np.linalg.norm(W[j]))
             diff.append(field_value + fd)
             err.append(2.0 * (step**2 / 24.0 * M3 + 2.0 * dL / step + 0.25 * float(np.sum(c**2)) * U_ROUND * abs(theta)
                               + field_err))
@@ -99,7 +102,9 @@ def field_matches_gradient(run: Any) -> Margin:
     l(theta) = sum_i log(1 + exp(-y_i f(x_i))) (computed independently), coordinate by coordinate, skipping w_j
     coordinates whose stencil could reach a kink (|w_j^T x_i| < 2 h |x_im|). Value -||F_j + FD_j|| / ||F||; error
     2 (h^2/24 sup|l'''| sum_i |df_i/dtheta|^3 + 2 dL / (2h) + field rounding), dL the rounding of l (f_i to
-    (d+p+2) u sum_j |a_j| ||w_j|| ||x_i||, plus (n+4) u l), h balancing the two within the kink distance."""
+    (d+p+2) u sum_j |a_j| ||w_j|| ||x_i||, plus (n+4) u l), h balancing the two within the kink distance. The field's
+    rounding of a_j' counts each w_j^T x_i's absolute rounding, 2 (d+2) u ||x_i|| ||w_j|| (a neuron resting on a kink
+    has w_j^T x_i ~ 1e-19, whose sign and size are rounding)."""
     if run.field.loss.name != SC.CE or run.field.alpha != 0.0:
         return Margin(0.0, 0.0, "not the paper's ReLU net with the logistic loss", vacuous=True)
     smp = M.samples(run)
