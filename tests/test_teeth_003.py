@@ -49,3 +49,19 @@ def test_balance_drift_fails_on_a_drifting_second_layer() -> None:
     v_bad[7, 1] *= 1.01
     planted = balance_drift(SimpleNamespace(W=W, v=v_bad, times=times, trajectory=traj))
     assert planted.value < -planted.error and planted.site == {"t": float(times[7]), "j": 1}
+
+
+def test_kkt_trend_stops_passing_where_the_flow_transits_a_kkt_direction() -> None:
+    """C-T3.1 (LY-T31-KKT): a rise of eps_KKT is inconclusive (a limit), so on S-19's planted run (a lopsided b-bar:
+    the flow passes near the suboptimal KKT direction and leaves it, eps_KKT 0.228 -> 0.255) its check cannot pass,
+    while S19-T31-KKT-transit's literal reading of the same trend is violated; on a separating run (D-SYM, m = 1) it
+    holds."""
+    ds = D.d_sym()
+    honest = LP.kkt_trend(execute(LP.separating_scenario(ds, 1, seed=5), LP.HORIZON, rtol=LP.RTOL, samples=LP.SAMPLES,
+                                  spacing="log", papers=("003",)))
+    assert honest.value >= -honest.error and math.isfinite(honest.error), honest
+    scenario = LP.fixed_draws(((4, 2, 22, 2),))[0]
+    run = execute(scenario, LP.HORIZON, rtol=LP.RTOL, samples=LP.SAMPLES, spacing="log", papers=("003",))
+    limit, literal = LP.kkt_trend(run), LP.kkt_trend_literal(run)
+    assert limit.value < 0 and math.isinf(limit.error) and "a rise" in limit.note
+    assert literal.value == limit.value and literal.value < -literal.error and math.isfinite(literal.error)

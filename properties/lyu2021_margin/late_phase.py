@@ -8,7 +8,10 @@ Runs go to engine time 1e12 with "log" spacing (121 samples, eight per decade: 1
 
 How a limit is read (sheet 2.0). A quantity E tending to its limit "shrinks" when its envelope does: over the window
 [1e4, 1e12] split at 1e8, max_late E <= max_early E (seed 000's reading; value max_early - max_late, ratio
-max_late / max_early). Per-decade monotonicity is not claimed. Two certificates make a run a violation of a limit:
+max_late / max_early). Per-decade monotonicity is not claimed, and a rise between the halves is INCONCLUSIVE (sheet 2.0:
+"a finite run can neither prove nor refute the claim"; S-19's planted readings show valid runs rising), never a
+violation, except in the planted readings that state the trend itself (``literal``). Two certificates make a run a
+violation of a limit:
 
 - Lyu-Li (T3.1): gamma~ is non-decreasing once n L < ln 2, and gamma >= gamma~; so the limit direction has margin
   >= gamma~(t) for every t, and gamma~(t_end) > gamma(target) rules the target out (:func:`beyond`);
@@ -33,6 +36,7 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 
+from verify.claims import trends
 from verify.claims.model import Margin, measures
 from verify.data.dataset import Dataset
 from verify.margins import max_margin
@@ -110,16 +114,11 @@ def gate(run: Any) -> Margin | None:
                                  f"(> {GATE:g} x tol {lt.tol:.3g}; S-20): inconclusive, not a refutation")
 
 
-def envelope(values: np.ndarray, lt: Late, error: float, what: str) -> Margin:
-    """E shrinks in envelope: max over the late half <= max over the early half (per column of a 2-d E; the worst
-    column counts). Value max_early - max_late, ratio max_late / max_early (None where max_early is within the error)."""
-    E = np.asarray(values, float).reshape(len(lt.t), -1)
-    hi_early, hi_late = np.max(E[lt.early], axis=0), np.max(E[lt.late], axis=0)
-    col = int(np.argmin(hi_early - hi_late))
-    e, l = float(hi_early[col]), float(hi_late[col])
-    which = f" (column {col})" if E.shape[1] > 1 else ""
-    return Margin(e - l, error, f"{what}{which}: max {e:.4g} on [1e4, 1e8], {l:.4g} on (1e8, 1e12]",
-                  ratio=l / e if e > error else None)
+def envelope(values: np.ndarray, lt: Late, error: float, what: str, literal: bool = False) -> Margin:
+    """E shrinks in envelope over the window: verify's :func:`~verify.claims.trends.envelope_trend` on the late
+    phase's halves, where a rise of a limit's error is inconclusive (sheet 2.0), not a violation (``literal``: the
+    statement is the finite-time trend itself, as S-19's planted readings)."""
+    return trends.envelope_trend(values, lt.early, lt.late, error, what, literal=literal)
 
 
 def series(lt: Late, fn: Callable[..., Any]) -> np.ndarray:
@@ -290,7 +289,17 @@ T31_INVARIANTS = paper_claim(
 def kkt_trend(run: Any) -> Margin:
     """T3.1: the KKT residual eps_KKT of (P) at theta(t) (network.kkt_residual, active set q_i <= 1.1 q_min) shrinks
     in envelope, and so does the direction's motion per decade ||theta-bar(10 t) - theta-bar(t)||. Error SAFETY tol
-    (both are normalised)."""
+    (both are normalised); a rise is inconclusive (a limit)."""
+    return _kkt_trend(run, literal=False)
+
+
+@measures("early-window max minus late-window max of eps_KKT and of the direction's motion per decade (normalised)")
+def kkt_trend_literal(run: Any) -> Margin:
+    """:func:`kkt_trend` read literally (S-19's planted reading): a rise beyond the error is a violation."""
+    return _kkt_trend(run, literal=True)
+
+
+def _kkt_trend(run: Any, literal: bool) -> Margin:
     blocked = gate(run)
     if blocked is not None:
         return blocked
@@ -304,8 +313,8 @@ def kkt_trend(run: Any) -> Margin:
     bar = theta / np.linalg.norm(theta, axis=1, keepdims=True)
     step = np.zeros(len(lt.t))
     step[8:] = np.linalg.norm(bar[8:] - bar[:-8], axis=1)  # eight samples per decade
-    parts = [envelope(kkt, lt, SAFETY * lt.tol, f"eps_KKT (active q_i <= {1 + KKT_ACTIVE:g} q_min)"),
-             envelope(step, lt, 4.0 * SAFETY * lt.tol, "||theta-bar(10 t) - theta-bar(t)||")]
+    parts = [envelope(kkt, lt, SAFETY * lt.tol, f"eps_KKT (active q_i <= {1 + KKT_ACTIVE:g} q_min)", literal),
+             envelope(step, lt, 4.0 * SAFETY * lt.tol, "||theta-bar(10 t) - theta-bar(t)||", literal)]
     out = worst(parts)
     return Margin(out.value, out.error, f"{parts[0].note}; {parts[1].note}; eps_KKT(t_end) = {kkt[-1]:.3g}",
                   ratio=out.ratio)
@@ -333,7 +342,7 @@ S19_KKT = paper_claim(
     statement="PLANTED (finite-time reading): the same trend on good-event small-init runs with a lopsided b-bar fails: "
               "they pass near the suboptimal KKT direction (C-KKTsub) and leave it, so eps_KKT rises over [1e4, 1e12] "
               "while gamma/(C gamma_lin) rises (expected REFUTED; T3.1 is a limit, not a monotone statement)",
-    check=kkt_trend,
+    check=kkt_trend_literal,
     over=st.sampled_from(fixed_draws(((4, 2, 22, 2), (4, 3, 31, 3), (5, 2, 80, 2)))),
     **LATE,
     expected=Verdict.REFUTED,

@@ -88,6 +88,7 @@ SHOWN_BY_TESTS: dict[str, tuple[str, ...]] = {
     "tests/test_paper_003_branching.py::test_the_repelling_kink_separates_beyond_tolerance": ("LY-A46-proxy",),
     "tests/test_teeth_003.py::test_lyu_li_invariants_fails_when_the_loss_rises": ("LY-T31-invariants",),
     "tests/test_teeth_003.py::test_balance_drift_fails_on_a_drifting_second_layer": ("LY-S6-bal-Dinit",),
+    "tests/test_teeth_003.py::test_kkt_trend_stops_passing_where_the_flow_transits_a_kkt_direction": ("LY-T31-KKT",),
 }
 
 

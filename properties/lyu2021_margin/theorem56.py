@@ -117,13 +117,15 @@ def local_convergence(run: Any) -> Margin:
 
 @measures("early-window max minus late-window max of |gamma - gamma*| / gamma* (relative)")
 def gap_trend(run: Any) -> Margin:
-    """The finite-time reading of T5.6 (sheet C-T5.6 'final gamma equals gamma* within a trend'): |gamma - gamma*| /
-    gamma* shrinks in envelope (error :func:`late_phase.ratio_error` / gamma*)."""
+    """The finite-time reading of T5.6 (sheet C-T5.6 'final gamma equals gamma* within a trend'), read literally:
+    |gamma - gamma*| / gamma* shrinks in envelope (error :func:`late_phase.ratio_error` / gamma*), a rise is a
+    violation of the reading (S19-T56-gap)."""
     blocked = gate(run)
     if blocked is not None:
         return blocked
     lt, gamma_star, gap, drift = margin_gap(run)
-    trend = envelope(gap, lt, ratio_error(lt) * C_GLOBAL * lt.gamma_lin / gamma_star, "|gamma - gamma*| / gamma*")
+    trend = envelope(gap, lt, ratio_error(lt) * C_GLOBAL * lt.gamma_lin / gamma_star, "|gamma - gamma*| / gamma*",
+                     literal=True)
     return Margin(trend.value, trend.error, f"{trend.note}; {drift}", ratio=trend.ratio)
 
 

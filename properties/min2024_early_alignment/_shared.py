@@ -11,7 +11,7 @@ import numpy as np
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
-from verify.claims.model import Claim, Margin
+from verify.claims.model import Claim, Margin, worst
 
 
 SEED = "004"
@@ -31,12 +31,8 @@ STRICT_TINY = -1e-300  # margin of a strict inequality whose exact value is 0
 
 
 def _worst(parts: list[tuple[float, float, str]], empty: str) -> Margin:
-    """The component closest to a violation (min of value + error: a component with value < -error
-    is always chosen when one exists), or a vacuous margin when there is none."""
-    if not parts:
-        return Margin(0.0, 0.0, empty, vacuous=True)
-    value, error, note = min(parts, key=lambda p: p[0] + p[1])
-    return Margin(float(value), float(error), note)
+    """verify's :func:`~verify.claims.model.worst` over (value, error, note) components."""
+    return worst([Margin(float(v), float(e), n) for v, e, n in parts], empty)
 
 
 def bracketed_ratio(lo: float, hi: float) -> float | None:

@@ -7,7 +7,7 @@ normalised margins of Lyu & Li (PL-X6 for the network, PL-P4 for each subnetwork
 below log 2, and since they converge upwards to the predicted limits they never exceed them; ||W_0|| / ||W||_F never
 increases (PL-P7); W_+ W_+^T - a_+ a_+^T is constant after T^ (PL-P3-rank1, exact). Limits without a certificate
 (Corollary 1, PL-P3, P5, P8, P9, X5: rates O(1/log t) at best) use :func:`theorem1.envelope_trend`: the error's max
-over (1e8, 1e12] is at most its max over [1e4, 1e8].
+over (1e8, 1e12] is at most its max over [1e4, 1e8]; a rise is inconclusive (a limit is not refuted in finite time).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ derivation (else the margin is inconclusive), and a run converging to w^ (logist
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
@@ -232,8 +232,7 @@ def _resolution(ph: PolyPhase, err: float) -> float:
 
 def _trend(values: np.ndarray, ph: PolyPhase, error: float, what: str) -> Margin:
     """theorem1.envelope_trend on this module's window (its note names the window's halves)."""
-    m = T.envelope_trend(values, ph.early, error, what)
-    return replace(m, note=m.note.replace("[1e4, 1e8]", "[1e2, 1e4]").replace("(1e8, 1e12]", "(1e4, 1e6]"))
+    return T.envelope_trend(values, ph.early, error, what, halves=("[1e2, 1e4]", "(1e4, 1e6]"))
 
 
 @measures("worst of the envelope drop of 1 - cos(w_j, u*) and min_j angle(w_j, w^) - angle(w_j, u*) (radians)")
@@ -296,7 +295,7 @@ def max_margin_limit_refuted(run: Any) -> Margin:
                 f"t = {ph.smp.t[-1]:.3g}: cos with w^ {np.round(c_end, 6).tolist()}, angle to u* {end:.3g} rad "
                 f"(with resolution), half angle(u*, w^) {half:.3g} rad")
         notes.append(note)
-        if trend.value >= -trend.error:
+        if math.isfinite(trend.error) and trend.value >= -trend.error:
             parts.append(Margin(c - 1.0, err if end < half else err + 1.0 - math.cos(2.0 * end), note))
     if not parts:
         return Margin(-1.0, math.inf, "the run does not corroborate the limit u* (1 - cos(w_j, u*) not shrinking): "

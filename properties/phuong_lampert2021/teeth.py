@@ -95,10 +95,11 @@ SHOWN_BY_TESTS: dict[str, tuple[str, ...]] = {
     "tests/test_paper_000_lemma1.py::test_scale_free_fails_when_t_hat_drifts_away_as_lambda_shrinks": ("PL-L1-scale-free",),
     # PL-P6's procedure on PC6 with H-RAND dropped
     "tests/test_teeth_000.py::test_pc6_frequency_runner_refutes_inits_drawn_away_from_the_own_class": ("PC6-P6",),
-    # Theorem 1 and the limits of its proof: reversed windows, moved neurons, wrong predicted limits
+    # Theorem 1 and the limits of its proof: reversed windows (a trend stops passing, a certificate is violated), moved
+    # neurons, wrong predicted limits
     "tests/test_teeth_000.py::test_limit_claims_fail_when_the_window_runs_backwards": (
         "PL-T1-i", "PL-T1-iii", "PL-C1", "PL-P3", "PL-P4", "PL-P8", "PL-P9", "PL-X5", "PL-X6", "PC8-T1", "PC5-T1"),
-    "tests/test_teeth_000.py::test_large_init_claim_is_inconclusive_where_stuck_and_refuted_where_the_limit_runs_backwards": (
+    "tests/test_teeth_000.py::test_large_init_claim_is_inconclusive_where_stuck_and_would_turn_unexpected_where_the_limit_is_reached": (
         "PC3-T1",),
     "tests/test_paper_000_asymptotic.py::test_rate_claim_is_inconclusive_on_the_fixture_and_refuted_when_d_w_grows": (
         "PL-T1-ii",),
@@ -107,11 +108,11 @@ SHOWN_BY_TESTS: dict[str, tuple[str, ...]] = {
     "tests/test_paper_000_asymptotic.py::test_dead_share_fails_backwards_and_dead_neurons_must_stay_put": (
         "PL-P7", "PL-T1-structure"),
     "tests/test_paper_000_asymptotic.py::test_rank_one_invariant_fails_when_a_late_neuron_turns": ("PL-P3-rank1",),
-    "tests/test_paper_000_asymptotic.py::test_norm_growth_fails_when_the_late_norms_grow_too_fast": ("PL-P5",),
+    "tests/test_paper_000_asymptotic.py::test_norm_growth_stops_passing_when_the_late_norms_grow_too_fast": ("PL-P5",),
     "tests/test_paper_000_asymptotic.py::test_margin_certificates_fail_above_a_wrong_limit": ("PL-P4", "PL-X6"),
     # PC7: a logistic run (its limit is w^, not u*) and a reversed window
     "tests/test_paper_000_polynomial_loss.py::test_logistic_run_never_corroborates_the_refutation": ("PC7-T1-ustar",),
-    "tests/test_paper_000_polynomial_loss.py::test_limit_checks_fail_when_the_window_runs_backwards": ("PC7-T1-ustar",),
+    "tests/test_paper_000_polynomial_loss.py::test_limit_checks_stop_passing_when_the_window_runs_backwards": ("PC7-T1-ustar",),
 }
 
 

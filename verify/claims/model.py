@@ -175,11 +175,16 @@ def measures(unit: str) -> Callable[[F], F]:
 
 
 def worst(parts: list[Margin], empty: str = "nothing to check") -> Margin:
-    """The part closest to a violation (min of value + error), or a vacuous margin when there is none: how a check
-    that tests several things reports the one that decides."""
+    """The part that decides a check testing several things: a violation (value < -error; the one with the least
+    value + error) before an inconclusive part (infinite error: a check cannot pass while one of its parts says
+    nothing) before the part closest to a violation (min of value + error); a vacuous margin when there is none."""
     if not parts:
         return Margin(0.0, 0.0, empty, vacuous=True)
-    return min(parts, key=lambda m: m.value + m.error)
+    unsure = [m for m in parts if inconclusive(m)]
+    decided = [m for m in parts if not inconclusive(m)]
+    if unsure and not any(m.value < -m.error for m in decided):
+        return min(unsure, key=lambda m: m.value)
+    return min(decided, key=lambda m: m.value + m.error)
 
 
 def exact_margin(ok: bool, note: str) -> Margin:
