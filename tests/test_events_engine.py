@@ -368,3 +368,36 @@ def test_outputs_at_many_samples_are_the_outputs_at_each():
             np.testing.assert_allclose(polar[k], field.polar_outputs(r[k], U[k], s), rtol=1e-13, atol=1e-15)
             P = X @ W[k].T
             np.testing.assert_allclose(many[k], (P * np.where(P > 0, 1.0, alpha)) @ v[k], rtol=1e-13, atol=1e-15)
+
+
+def test_a_neuron_collapsing_to_its_origin_is_named_or_its_passage_recorded() -> None:
+    """The second thorough audit's LT-T61 run (seed 1): with a_j = -1 and ||w_j|| ~ 2e-3 the field drives w_5 straight
+    into 0, where every kink of that neuron meets, at t ~ 0.0013916. Whether the engine gets out depends on its step
+    sizes (here: on the horizon): a step-size underflow names the neuron instead of guessing at a flow beyond the
+    data's scale, and a run that passes through records the passage in ``stats["apex"]``."""
+    from verify import simulate
+    from verify.data.generators import linear_teacher
+    from verify.errors import NumericalError
+
+    ds = linear_teacher(12, 2, 0.2, seed=9912)
+    W0 = 1e-3 * np.random.default_rng(12345).standard_normal((10, 2))
+    v0 = np.r_[np.ones(5), -np.ones(5)]
+    kw = dict(loss="logistic", alpha=0.2, rtol=1e-10)
+    with pytest.raises(NumericalError, match=r"t = 0\.00139155 .*neuron 5 has \|\|w_j\|\| = .* collapsing to w_j = 0"):
+        simulate(ds, W0, v0, 0.002, **kw)
+    through = simulate(ds, W0, v0, 0.01, **kw)
+    assert [(j, round(t, 8)) for j, t in through.stats["apex"]] == [(5, 0.00139155)]
+    before = simulate(ds, W0, v0, 0.0013, times=[0.0, 0.0013], **kw)
+    assert not before.stats["apex"]
+    assert np.linalg.norm(before.W[-1, 5]) < 0.1 * np.linalg.norm(before.W[0, 5])  # linearly down towards 0 before
+
+
+def test_apex_passages_need_surfaces_spanning_the_space_at_one_time() -> None:
+    from verify.dynamics.settle import apex_passages
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 0.0], [1.0, 1e-12]])
+    ev = [Event(0.5, 0, 3, "activate", 1), Event(0.5, 1, 3, "deactivate", -1), Event(0.7, 0, 1, "activate", 1),
+          Event(0.8, 1, 1, "activate", 1), Event(0.9, 0, 2, "activate", 1), Event(0.9, 2, 2, "deactivate", -1),
+          Event(0.9, 3, 2, "activate", 1)]
+    assert apex_passages(ev, X) == [(3, 0.5)]  # neuron 1 crosses two lines at different times; neuron 2 one line
+    assert apex_passages(ev, X[:, :1]) == []  # d = 1: every x_i on one line, settled jointly

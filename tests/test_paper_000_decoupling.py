@@ -137,3 +137,17 @@ def test_some_neuron_alive_fails_on_a_dead_pc6_run():
     run = execute(dead, 20.0, rtol=1e-10, samples=16, spacing="log")
     m = PR.some_neuron_alive(run)
     assert violated(m) and m.value == pytest.approx(-1 / math.sqrt(1.25), rel=1e-9)
+
+
+def test_outputs_split_counts_the_rounding_of_a_product_on_a_kink():
+    """The second thorough audit's PL-P1 finding (seed 1; FAILED as an engine inconsistency): on orthant data both
+    neurons are dead at T^ and one rests on the kink of x_2, so its float64 w^T x_2 is +1e-17-ish (the 30-digit run's
+    is not > 0): f(x_2) is that one rounded term, the split 0, and the relative mismatch 1 against an error of
+    4 p u. Each product's absolute rounding |a_j| 2 (d + 2) u ||w_j|| ||x_i|| is now in the error: no violation."""
+    from properties.phuong_lampert2021 import datasets as d000
+
+    ds = d000.orthant(n_pos=2, n_neg=2, d=2, seed=3)
+    run = execute(SC.gaussian_init(ds, 2, 1e-3, 2, "random"), DC.HORIZON, rtol=1e-10, samples=DC.SAMPLES,
+                  spacing="log")
+    m = DC.outputs_split(run)
+    assert held(m) and m.note.endswith("largest 1")

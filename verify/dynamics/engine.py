@@ -81,12 +81,13 @@ from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_ji
 from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
-from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
+from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling, apex_passages
 from verify.errors import NumericalError
 from verify.trajectory import EVENT_KINDS, Event
 
 MAX_NULL_RESTARTS = 200
 CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
+COLLAPSED = 1e-6  # a neuron vector this far below every other one is named in a step-size underflow
 EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
 COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: every iteration in Python)
 CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
@@ -236,7 +237,22 @@ class Engine(Settling, Detection, Filippov):
             cur.k += 1
         self.z = cur.z
         self.stats["n_events"] = len(self.events)
+        self.stats["apex"] = apex_passages(self.events, self.X)
         return out
+
+    def _collapse_hint(self, z: np.ndarray) -> str:
+        """Names a neuron whose vector is far smaller than every other one's: collapsing to 0, where all of its kinks
+        meet, is the usual cause of a step-size underflow at a small scale (the switching law does not continue the
+        flow through that point). Empty when no neuron stands out (or the form keeps unit vectors)."""
+        norms = self.form.neuron_scale(z)
+        if norms.size < 2:
+            return ""
+        j = int(np.argmin(norms))
+        others = float(np.min(np.delete(norms, j)))
+        if not norms[j] < COLLAPSED * others:
+            return ""
+        return (f"neuron {j} has ||w_j|| = {norms[j]:.3g}, {norms[j] / others:.2g} of the next smallest: it is collapsing "
+                f"to w_j = 0, where all of its kinks meet and the switching law does not continue the flow")
 
     def iterate(self, cur: "Cursor", s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
         """One trial step from the cursor (the reference of :func:`loop_jit.run`): rejected, or accepted, its
@@ -245,7 +261,13 @@ class Engine(Settling, Detection, Filippov):
         target = float(s_grid[cur.k] if self.land_on_samples and cur.k < s_grid.size else s_grid[-1])
         last = proposed >= target - s  # the step ends on ``target`` (the end, or with land_on_samples the next sample)
         if not last:
-            stepper.check_step(proposed, s, self.t_of(s))
+            try:
+                stepper.check_step(proposed, s, self.t_of(s))
+            except NumericalError:
+                hint = self._collapse_hint(z)
+                if not hint:
+                    raise
+                raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g} (step {proposed:.3g}): {hint}") from None
         h = target - s if last else proposed
         cheap = cur.calm < CHEAP_STEPS
         order = stepper.ORDER_RK45 if cheap else stepper.ORDER

@@ -26,6 +26,31 @@ SLIDE_TOL_MAX = 1e-6  # hysteresis cap for pairs that keep re-entering sliding (
 STICKY_AFTER = 4  # re-entries before the hysteresis of a pair starts to grow (x4 per re-entry)
 
 
+APEX_RANK_TOL = 1e-8  # surfaces whose lines are closer than this (relative singular value) count as one line
+
+
+def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]:
+    """(j, t) of every neuron that passed through w_j = 0 (``stats["apex"]``, a diagnostic): the surfaces of neuron j
+    with events at one time t span R^d (d >= 2 independent hyperplanes <x_i, w> = 0 meet only at w = 0, where every
+    kink of the neuron meets). The switching law settles one line through 0 at a time there, so the way out the run
+    takes is one Filippov solution, not necessarily the only one (staying at 0 can be another); statements that hold
+    for every Clarke selection (balancedness, the sign of a_j) do not depend on it. With d = 1 every x_i is on one
+    line, which the law settles jointly: no apex."""
+    d = X.shape[1]
+    if d < 2 or len(events) < d:
+        return []
+    rows: dict[tuple[int, float], set[int]] = {}
+    for e in events:
+        rows.setdefault((e.j, e.t), set()).add(e.i)
+    return [(j, t) for (j, t), group in rows.items() if len(group) >= d and _spans(X[sorted(group)], d)]
+
+
+def _spans(rows: np.ndarray, d: int) -> bool:
+    """The rows span R^d: d singular values above APEX_RANK_TOL times the largest."""
+    sv = np.linalg.svd(rows, compute_uv=False)
+    return int(np.sum(sv > APEX_RANK_TOL * sv[0])) == d
+
+
 def slide_tolerance(entries: np.ndarray | int) -> np.ndarray:
     """The sliding hysteresis of pairs that entered sliding ``entries`` times: SLIDE_TOL, x4 per entry beyond
     STICKY_AFTER, at most SLIDE_TOL_MAX."""
