@@ -174,3 +174,20 @@ def test_event_indicators_match_their_definitions():
         b = Q.embedding_vector(Q.d_init(4, 3, seed), P.mu_hat_d_sym())
         assert P.good_b(4, seed, 1.0) == bool(np.any(b > 0) and np.any(b < 0))
     assert P.printed_bound(None).verdict == Verdict.UNKNOWN
+
+
+def test_the_perpendicular_direction_survives_a_draw_along_w_star():
+    """The third thorough audit's LY-D61 finding (seed 2): on random_symmetric(2, 2, seed=376) the strategy's draw
+    repeats the data generator's own, so it lies along w*(S); its component off w* was 0 and w_perp NaN, which
+    interrupted the search. The fallback is the least-aligned axis's component off w*."""
+    full = D.random_symmetric(2, 2, seed=376)
+    rng = np.random.default_rng(376)
+    rng.random(full.n)  # the strategy's subset draw comes first
+    w = max_margin(full).svm.direction
+    v = rng.standard_normal(2)
+    assert np.linalg.norm(v - (v @ w) * w) <= 1e-15 * np.linalg.norm(v)  # the draw is along w*
+    for draw in (v, np.array([1.0, 2.0])):
+        u = S6.perpendicular_unit(draw, w)
+        assert abs(float(np.linalg.norm(u)) - 1.0) <= 1e-15 and abs(float(u @ w)) <= 1e-15
+    u3 = S6.perpendicular_unit(np.array([0.0, 0.0, 2.0]), np.array([0.0, 0.0, 1.0]))
+    assert np.allclose(u3, [1.0, 0.0, 0.0])

@@ -49,6 +49,17 @@ def tolerance(traj: Any) -> float:
 
 # --- Definition 6.1 (C-D6.1) ---------------------------------------------------------------------------------------
 
+def perpendicular_unit(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """A unit vector orthogonal to the unit w: v's component off w, normalised; where v lies along w (the strategy's
+    draw repeats the data generator's own for some seeds, e.g. random_symmetric(2, 2, seed=376), whose w* it is),
+    the component off w of the axis least aligned with w."""
+    u = v - (v @ w) * w
+    if not np.linalg.norm(u) > 1e-8 * np.linalg.norm(v):
+        e = np.eye(w.size)[int(np.argmin(np.abs(w)))]
+        u = e - (e @ w) * w
+    return u / np.linalg.norm(u)
+
+
 @st.composite
 def hinted_cases(draw: st.DrawFn, eps_factors: tuple[float, ...] = (0.1, 0.5, 0.9, 1.0)) -> GeometryCase:
     """S' = hinted(H, K, eps) of D-S or of a random separable S (random_symmetric data with a seeded subset of rows
@@ -64,11 +75,9 @@ def hinted_cases(draw: st.DrawFn, eps_factors: tuple[float, ...] = (0.1, 0.5, 0.
         keep[[0, full.n // 2]] = True
         S = Dataset(full.X[keep], full.y[keep], name="random separable")
     svm = max_margin(S).svm
-    u = rng.standard_normal(S.d)
-    u -= (u @ svm.direction) * svm.direction
     eps = draw(st.sampled_from(eps_factors)) * svm.inverse_norm
     H, K = max(eps, draw(st.sampled_from((0.0, 1.0, 5.0)))), draw(st.sampled_from((0.1, 1.0, 2.0, 10.0)))
-    ds = D.hinted(H, K, eps, base=S, w_perp=u / np.linalg.norm(u))
+    ds = D.hinted(H, K, eps, base=S, w_perp=perpendicular_unit(rng.standard_normal(S.d), svm.direction))
     return GeometryCase(ds, seed, {**base, "H": H, "K": K, "eps": eps, "gamma_S": svm.inverse_norm})
 
 
