@@ -141,7 +141,7 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
     """Microseconds per call of the compiled loop's pieces (:meth:`Bench.pieces`) on a Cartesian exp-loss run (the
     benchmark's problem), each the best of five rounds of ``calls`` calls made from a compiled loop, at the state of
     ``traj`` a third of the way in (its activation pattern, every pair armed): the field (:func:`field_jit.form_rhs`),
-    the 5(4) and DOP853 steps' arithmetic beyond their evaluations (the stage sums, the error norm, the dense matrix),
+    the 3(2), 5(4) and DOP853 steps' arithmetic beyond their evaluations (the stage sums, the error norm, the dense matrix),
     the preactivations, the crossing scan, the re-arming, and the settling of one event point
     (:func:`loop_jit.settle_simple`; neuron 0 projected onto the plane of its nearest row, on copies of the state,
     whose cost is timed alone and subtracted)."""
@@ -157,10 +157,10 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
                                work[6], work[7])
 
     @numba.njit
-    def rk45(k, z_new, f_new, F, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide, tab):
+    def low(k, z_new, f_new, F, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide, tab):
         for _ in range(k):
-            rk_jit.rk45_step_into(z_new, f_new, F, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True,
-                                  False, False, slide, tab[0], tab[1], tab[2], tab[3], tab[4])
+            rk_jit.low_step_into(z_new, f_new, F, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True,
+                                 False, False, slide, tab[0], tab[1], tab[2], tab[3], tab[4])
 
     @numba.njit
     def dop853(k, z_new, f_new, F, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide, tab, dense):
@@ -189,7 +189,7 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
     def settle(k, z, S, side, armed, dead, pairs, X, xnorm, K, y, sgn, r_ref, shared, h, d, ev, settling):
         for _ in range(k):  # on copies of the state it changes (timed alone too, and subtracted)
             z2, S2, side2, armed2, dead2 = z.copy(), S.copy(), side.copy(), armed.copy(), dead.copy()
-            ks, stats = np.zeros(5, np.int64), np.zeros(6, np.int64)
+            ks, stats = np.zeros(6, np.int64), np.zeros(7, np.int64)
             if settling:
                 loop_jit.settle_simple(0.0, z2, pairs, S2, side2, armed2, dead2, X, xnorm, K, y, sgn, r_ref, 0.0, 0,
                                        False, shared, 0, h, d, SURFACE_TOL, ev[0], ev[1], ev[2], ks, stats)
@@ -220,20 +220,23 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
     f, z_new, f_new = np.empty(N), np.empty(N), np.empty(N)
     slide = (np.empty(0, np.int64), np.empty(0, np.int64), np.zeros((n, h)), 0.0)
     rtol, atol = np.full(N, 1e-10), 1e-10 * engine_jit.neuron_size_per_component(z, h, d, 1e-300)
-    F5 = np.empty((rk_jit.TABLEAU[4].shape[0], N))
+    F5 = np.empty((7, N))  # the low-order pairs' dense matrix
     F8 = np.empty((3 + rk_jit.DENSE_853[2].shape[0], N))  # (7, N), as dop853_dense_into fills it
     field_jit.form_rhs(f, 0.0, z, S, X, y, sgn, r_ref, h, d, 0, True, False, False, *work[3:])
     E0, VT = np.empty((n, h)), np.empty((d, h))
     per = {"field": best(lambda c: field(c, np.empty(N), z, S, X, y, sgn, r_ref, h, d, work))}
-    rk45_us = best(lambda c: rk45(c, z_new, f_new, F5, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
-                                  rk_jit.TABLEAU))
+    rk45_us = best(lambda c: low(c, z_new, f_new, F5, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
+                                 rk_jit.TABLEAUS[1]))
+    rk23_us = best(lambda c: low(c, z_new, f_new, F5, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
+                                 rk_jit.TABLEAUS[0]))
     dop_us = best(lambda c: dop853(c, z_new, f_new, F8, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,
                                    rk_jit.TABLEAU_853, rk_jit.DENSE_853))
-    per["rk45_arithmetic"] = rk45_us - (rk_jit.TABLEAU[1].size) * per["field"]
+    per["rk45_arithmetic"] = rk45_us - (rk_jit.TABLEAUS[1][1].size) * per["field"]
+    per["rk23_arithmetic"] = rk23_us - (rk_jit.TABLEAUS[0][1].size) * per["field"]
     per["dop853_arithmetic"] = dop_us - (rk_jit.TABLEAU_853[1].size + rk_jit.DENSE_853[1].size) * per["field"]
     per["preact"] = best(lambda c: preact(c, E0, VT, X, z, h))
-    rk_jit.rk45_step_into(z_new, f_new, F5, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True, False,
-                          False, slide, *rk_jit.TABLEAU)
+    rk_jit.low_step_into(z_new, f_new, F5, work, 0.0, z, f, 1e-3, rtol, atol, S, X, y, sgn, r_ref, h, d, 0, True, False,
+                         False, slide, *rk_jit.TABLEAUS[1])
     per["scan"] = best(lambda c: scan_(c, z, F5, h, P, X, xnorm, side, armed, dead, crossings.CHEB, scan.DER))
     per["rearm"] = best(lambda c: rearm(c, armed, side, X, np.ascontiguousarray(W), xnorm))
     i = int(np.argmin(np.abs(P[:, 0])))  # an event point: neuron 0 projected onto the plane of its nearest row
@@ -411,11 +414,13 @@ class Bench:
         gd, gd_wall = self.run_gd()
         per = loop_piece_costs(self.ds, traj)
         st = traj.stats
-        evals, steps, rk45 = int(st["rhs_evals"]), int(st["steps"]), int(st["steps_rk45"])
+        evals, steps = int(st["rhs_evals"]), int(st["steps"])
+        rk23, rk45 = int(st["steps_rk23"]), int(st["steps_rk45"])
         spent = {
             "field": evals * per["field"],
+            "rk23_arithmetic": rk23 * per["rk23_arithmetic"],
             "rk45_arithmetic": (rk45 + int(st.get("rejected", 0))) * per["rk45_arithmetic"],
-            "dop853_arithmetic": (steps - rk45) * per["dop853_arithmetic"],
+            "dop853_arithmetic": (steps - rk23 - rk45) * per["dop853_arithmetic"],
             "preact": steps * per["preact"],
             "scan": steps * per["scan"],
             "rearm": steps * per["rearm"],
@@ -424,7 +429,7 @@ class Bench:
         spent = {k: v * 1e-6 for k, v in spent.items()}
         gd_steps = int(gd.stats["steps"])
         emit("pieces", problem=self.problem, per_call_us=per,
-             counts={"rhs_evals": evals, "steps": steps, "steps_rk45": rk45, "rejected": int(st.get("rejected", 0)),
+             counts={"rhs_evals": evals, "steps": steps, "steps_rk23": rk23, "steps_rk45": rk45, "rejected": int(st.get("rejected", 0)),
                      "events": len(traj.events), "restarts": int(st["n_restarts"])},
              seconds=spent, wall_s=wall, remainder_s=wall - sum(spent.values()),
              field_share=spent["field"] / wall, gd_step_us=1e6 * gd_wall / gd_steps,

@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from verify.dynamics import crossings, detect, engine_jit, filippov_jit, rk_jit, scan, stepper, switching
+from verify.dynamics import crossings, detect, engine_jit, field_jit, filippov_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.field import NetworkField
@@ -52,7 +52,7 @@ def _form_and_state(field: NetworkField, h: int, d: int, polar: bool, scale: flo
 
 @pytest.mark.parametrize("loss", sorted(LOSSES))
 @pytest.mark.parametrize("train_v", [True, False])
-@pytest.mark.parametrize("n, h, d", [(9, 7, 4), (11, 5, 6), (3, 4, 2)])  # the kernel's sums run four terms at a time
+@pytest.mark.parametrize("n, h, d", [(9, 7, 4), (11, 5, 6), (3, 4, 2), (41, 10, 7)])  # four terms at a time; BLAS
 def test_cartesian_rhs_matches_numpy(loss, train_v, n, h, d):
     field, S = _problem(n, h, d, loss, alpha=0.1, train_v=train_v)
     form = CartesianForm(field, h, d)
@@ -64,15 +64,36 @@ def test_cartesian_rhs_matches_numpy(loss, train_v, n, h, d):
 
 
 @pytest.mark.parametrize("loss", sorted(LOSSES))
-def test_polar_rhs_matches_numpy(loss):
-    field, S = _problem(9, 7, 4, loss)
-    s = np.where(RNG.random(7) < 0.5, 1.0, -1.0)
-    form = PolarForm(field, s, RNG.normal(size=7), 4)
+@pytest.mark.parametrize("n, h, d", [(9, 7, 4), (41, 10, 7)])  # below and above field_jit.BLAS_MIN_WORK
+def test_polar_rhs_matches_numpy(loss, n, h, d):
+    field, S = _problem(n, h, d, loss)
+    s = np.where(RNG.random(h) < 0.5, 1.0, -1.0)
+    form = PolarForm(field, s, RNG.normal(size=h), d)
     for shift in (-400.0, -2.0, 0.0):  # outputs underflowing to the eps -> 0 limit, and O(1)
-        z = np.concatenate([shift - form.r_ref + 0.3 * RNG.normal(size=7), RNG.normal(size=28)])
+        z = np.concatenate([shift - form.r_ref + 0.3 * RNG.normal(size=h), RNG.normal(size=h * d)])
         ref = form.rhs_numpy(z, S)
         assert np.all(np.isfinite(ref))
         np.testing.assert_allclose(form.rhs(z, S), ref, rtol=1e-13, atol=1e-15 * np.max(np.abs(ref)))
+
+
+@pytest.mark.parametrize("polar", [False, True])
+@pytest.mark.parametrize("log_time", [False, True])
+@pytest.mark.parametrize("n, h, d", [(9, 7, 4), (41, 10, 7)])
+def test_blas_form_of_the_field_is_the_loops_form(polar, log_time, n, h, d):
+    """field_jit.form_rhs_blas (its two products by BLAS, taken from BLAS_MIN_WORK on) against form_rhs (loops) on
+    either side of the threshold: the same field to rounding; the wrappers take the form uses_blas names."""
+    field, S = _problem(n, h, d, "logistic", alpha=0.2)
+    form, z = _form_and_state(field, h, d, polar, 0.7)
+    args = (0.3, z, S, *form.compiled_args(), log_time)
+    outs = []
+    for kernel in (field_jit.form_rhs, field_jit.form_rhs_blas):
+        out = np.empty(z.size)
+        kernel(out, *args, *field_jit.field_workspace(n, d, h))
+        outs.append(out)
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-12, atol=1e-14 * np.max(np.abs(outs[0])))
+    assert field_jit.uses_blas(n, h, d) == (n * h * d >= field_jit.BLAS_MIN_WORK)
+    np.testing.assert_allclose(form.rhs(z, S) * (np.exp(0.3) if log_time else 1.0), outs[1], rtol=1e-12,
+                               atol=1e-14 * np.max(np.abs(outs[0])))
 
 
 def test_custom_loss_takes_the_numpy_path():
@@ -84,9 +105,12 @@ def test_custom_loss_takes_the_numpy_path():
     np.testing.assert_array_equal(form.rhs(z, S), form.rhs_numpy(z, S))
 
 
+@pytest.mark.parametrize("pair", [0, 1])
 @pytest.mark.parametrize("polar", [False, True])
 @pytest.mark.parametrize("log_time", [False, True])
-def test_compiled_rk45_step_matches_python_step(polar, log_time):
+def test_compiled_low_order_step_matches_python_step(pair, polar, log_time):
+    """3(2) and 5(4) steps with their dense matrices: compiled (rk_jit.low_step) against the numpy reference."""
+    low = (stepper.RK23, stepper.RK45)[pair]
     field, S = _problem(12, 6, 3, "logistic")
     form, z = _form_and_state(field, 6, 3, polar, 0.3)
 
@@ -96,10 +120,10 @@ def test_compiled_rk45_step_matches_python_step(polar, log_time):
     s0, h = 0.2, 0.07
     f = fun(s0, z)
     atol = np.full(z.size, 1e-12)
-    res = stepper.step_rk45(fun, s0, z, f, h, 1e-9, atol)
-    F = stepper.dense_matrix_rk45(res, h)
-    z_new, f_new, err, Fc = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, S, *form.compiled_args(), log_time,
-                                             filippov_jit.no_slide(field.X @ field.X.T, field.alpha), *rk_jit.TABLEAU)
+    res = stepper.step_low(fun, s0, z, f, h, 1e-9, atol, low)
+    F = stepper.dense_matrix_low(res, h, low)
+    z_new, f_new, err, Fc = rk_jit.low_step(s0, z, f, h, np.full(z.size, 1e-9), atol, S, *form.compiled_args(), log_time,
+                                            filippov_jit.no_slide(field.X @ field.X.T, field.alpha), *rk_jit.TABLEAUS[pair])
     np.testing.assert_allclose(z_new, res.z_new, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(f_new, res.f_new, rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(Fc, F, rtol=1e-12, atol=1e-13 * np.max(np.abs(F)))
@@ -150,10 +174,10 @@ def test_rk45_dense_output_is_scipys():
     z0, h = np.array([0.3, 1.0]), 0.4
     sol = RK45(fun, 0.0, z0, 10.0, first_step=h, max_step=h, rtol=1e-3, atol=1e-6)
     sol.step()
-    res = stepper.step_rk45(fun, 0.0, z0, fun(0.0, z0), h, 1e-3, np.full(2, 1e-6))
+    res = stepper.step_low(fun, 0.0, z0, fun(0.0, z0), h, 1e-3, np.full(2, 1e-6))
     assert sol.t == pytest.approx(h)
     x = np.linspace(0.0, 1.0, 7)
-    np.testing.assert_allclose(stepper.dense_eval(z0, stepper.dense_matrix_rk45(res, h), x), sol.dense_output()(h * x).T, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(stepper.dense_eval(z0, stepper.dense_matrix_low(res, h), x), sol.dense_output()(h * x).T, rtol=1e-14, atol=1e-15)
 
 
 def test_engine_bookkeeping_kernels_match_numpy():
@@ -250,8 +274,8 @@ def test_scan_step_matches_first_crossing_on_random_steps():
     assert found > 100 and skipped < 100
 
 
-def test_event_dense_phase_uses_compiled_rk45_steps_and_stays_accurate():
-    """Many crossings in a short time: the engine takes cheap 5(4) steps there, and the
+def test_event_dense_phase_uses_compiled_low_order_steps_and_stays_accurate():
+    """Many crossings in a short time: the engine takes cheap 3(2) and 5(4) steps there, and the
     result matches a run at a 100x tighter tolerance."""
     from verify.data.generators import orthogonally_separable
     from verify.model.init import balanced_init
@@ -262,7 +286,7 @@ def test_event_dense_phase_uses_compiled_rk45_steps_and_stays_accurate():
     times = np.linspace(0.0, 6.0, 7)
     a = solve_cartesian(field, 1e-4 * init.W0, 1e-4 * init.v0, times, rtol=1e-10)
     b = solve_cartesian(field, 1e-4 * init.W0, 1e-4 * init.v0, times, rtol=1e-12)
-    assert a.stats["steps_rk45"] > 0.5 * len(a.crossings()) > 10
+    assert a.stats["steps_rk23"] + a.stats["steps_rk45"] > 0.5 * len(a.crossings()) > 10
     assert [(e.i, e.j, e.kind) for e in a.events] == [(e.i, e.j, e.kind) for e in b.events]
     scale = np.max(np.abs(b.W), axis=(1, 2))
     assert np.max(np.abs(a.W - b.W).max(axis=(1, 2)) / scale) < 1e-8
@@ -277,6 +301,18 @@ def test_project_off_matches_numpy():
         engine_jit.project_off(got, x)
         np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-15)
         assert abs(x @ got) <= 1e-14 * np.linalg.norm(x) * np.linalg.norm(v)
+
+
+def test_row_norms_match_numpy():
+    """engine_jit.row_norms and block_norm (loops, no BLAS call) against numpy's norms, to rounding; zero rows are 0."""
+    V = RNG.normal(size=(7, 5)) * np.logspace(-150, 150, 7)[:, None]
+    V[3] = 0.0
+    want = np.linalg.norm(V, axis=1)
+    np.testing.assert_allclose(engine_jit.row_norms(V), want, rtol=4e-16 * 5, atol=0.0)
+    z = V.ravel()
+    got = [engine_jit.block_norm(z, j * 5, 5) for j in range(7)]
+    np.testing.assert_allclose(got, want, rtol=4e-16 * 5, atol=0.0)
+    assert engine_jit.row_norms(V)[3] == 0.0
 
 
 def test_one_row_slopes_solve_the_one_row_sliding_system():
@@ -321,8 +357,8 @@ def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, a
     f = fun(s0, z)
     atol = np.full(z.size, 1e-12)
     args = (S, *form.compiled_args(), False, slide)
-    res = stepper.step_rk45(fun, s0, z, f, h, 1e-9, atol)
-    z_new, f_new, err, _F = rk_jit.rk45_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAU)
+    res = stepper.step_low(fun, s0, z, f, h, 1e-9, atol)
+    z_new, f_new, err, _F = rk_jit.low_step(s0, z, f, h, np.full(z.size, 1e-9), atol, *args, *rk_jit.TABLEAUS[1])
     np.testing.assert_allclose(z_new, res.z_new, rtol=0.0, atol=1e-13 * np.max(np.abs(res.z_new)))
     np.testing.assert_allclose(f_new, res.f_new, rtol=0.0, atol=1e-12 * np.max(np.abs(res.f_new)))
     assert err == pytest.approx(res.err, rel=1e-6)

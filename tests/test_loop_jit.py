@@ -30,7 +30,7 @@ def _agree(a, b, state_tol=1e-9):
     another order: rounding, amplified along the run by about the run's own tolerance)."""
     assert [(e.i, e.j, e.kind, e.direction) for e in a.events] == [(e.i, e.j, e.kind, e.direction) for e in b.events]
     assert max((abs(x.t - y.t) for x, y in zip(a.events, b.events)), default=0.0) <= max(state_tol, 1e-12)
-    for key in ("steps", "rejected", "rhs_evals", "n_restarts", "steps_rk45", "nonunique"):
+    for key in ("steps", "rejected", "rhs_evals", "n_restarts", "steps_rk23", "steps_rk45", "nonunique"):
         assert a.stats.get(key) == b.stats.get(key), key
     scale = max(1.0, float(np.max(np.abs(a.W))))
     np.testing.assert_allclose(b.W, a.W, rtol=0, atol=state_tol * scale)

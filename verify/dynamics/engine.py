@@ -22,14 +22,11 @@ put every pair within tau_ij = 1e-12 ||x_i|| ||w_j|| of its surface exactly onto
 (projection of w_j / u_j), settle those pairs (:func:`switching.resolve_neuron`), log the
 events, and restart there (no new solver object, one rhs evaluation for the new slope).
 
-Step strategy: DOP853 (8th order, 7th-order dense output) while the step size is set by the
-error controller. After a step cut short by an event, the next step is at most EVENT_CAP
-times the part used (the next crossing is probably about as far: in the alignment phase
-crossings come every ~1e-3 time units while the controller would take steps of ~1), and
-steps within CHEAP_STEPS of such a cut use the Dormand-Prince 5(4) pair (6 evaluations, free
-quartic dense output) instead of DOP853's 15: on such short
-steps its error estimate is far below the tolerance anyway. Every step, of either pair, is
-accepted only if its own embedded error estimate passes.
+Step strategy (:mod:`control`): DOP853 (8th order, 7th-order dense output) away from events; after an event the
+next step is capped at EVENT_CAP times the part of the last step used, and for CHEAP_STEPS steps the pair -- the
+Bogacki-Shampine 3(2), the Dormand-Prince 5(4) (both with a free interpolant) or DOP853 -- is the one that reaches
+the next event in the fewest evaluations by its own step size. Every step, of any pair, is accepted only if its own
+embedded error estimate passes.
 
 Pairs put on their surface are *disarmed* (their event function is side*e + tau) until they
 have left it by tau, so a crossing is never re-detected (no chattering); a pair that goes back
@@ -72,12 +69,12 @@ ignores error propagation); a rerun at a tighter rtol is the caller's check.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_jit, scan, stepper, switching
+from verify.dynamics.control import CHEAP_STEPS, EVENT_CAP, LOW_ORDERS, PAIRS, Cursor
 from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
@@ -86,9 +83,7 @@ from verify.errors import NumericalError
 from verify.trajectory import EVENT_KINDS, Event
 
 MAX_NULL_RESTARTS = 200
-CHEAP_STEPS = 4  # steps after an event-capped step that use the 5(4) pair
 COLLAPSED = 1e-6  # a neuron vector this far below every other one is named in a step-size underflow
-EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
 COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: every iteration in Python)
 CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
 
@@ -113,7 +108,7 @@ class Engine(Settling, Detection, Filippov):
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "sliding_evals": 0, "sticky_pairs": 0}
+        self.stats = {"steps": 0, "steps_rk23": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "sliding_evals": 0, "sticky_pairs": 0}
         self.err_sum = 0.0
         self.unorm_drift = 0.0
         n, h = self.X.shape[0], form.h
@@ -144,22 +139,23 @@ class Engine(Settling, Detection, Filippov):
         return SURFACE_TOL * self.xnorm[:, None] * self.form.neuron_scale(z)[None, :]
 
     # one step ---------------------------------------------------------------------------------
-    def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, cheap: bool) -> tuple[stepper.StepResult, np.ndarray | None]:
-        """A trial step and, for the 5(4) pair, its dense matrix (None: DOP853's needs 3 more
-        rhs evaluations, made by :meth:`dense` only if the step is accepted). Both steps are compiled
+    def attempt(self, s: float, z: np.ndarray, f: np.ndarray, h: float, pair: int) -> tuple[stepper.StepResult, np.ndarray | None]:
+        """A trial step of ``pair`` (:data:`PAIRS`) and, for a low-order pair, its dense matrix (None: DOP853's needs
+        3 more rhs evaluations, made by :meth:`dense` only if the step is accepted). The steps are compiled
         (:mod:`rk_jit`) under :meth:`compiled_steps`."""
         atol = self.atol_of(z)
+        low = PAIRS[pair]
         if not self.compiled_steps():
-            if not cheap:
+            if low is None:
                 return stepper.step(self.rhs, s, z, f, h, self.step_rtol, atol), None
-            res = stepper.step_rk45(self.rhs, s, z, f, h, self.step_rtol, atol)
-            return res, stepper.dense_matrix_rk45(res, h)
-        if not cheap:
+            res = stepper.step_low(self.rhs, s, z, f, h, self.step_rtol, atol, low)
+            return res, stepper.dense_matrix_low(res, h, low)
+        if low is None:
             self._count_evals(stepper.N_STAGES)
             z_new, f_new, err, K = rk_jit.dop853_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.TABLEAU_853)
             return stepper.StepResult(z_new, f_new, K, float(err)), None
-        self._count_evals(stepper.N_STAGES_RK45)
-        z_new, f_new, err, F = rk_jit.rk45_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.TABLEAU)
+        self._count_evals(low.stages)
+        z_new, f_new, err, F = rk_jit.low_step(s, z, f, h, self.step_rtol_vec, atol, self.mode.S, *self.form.compiled_args(), self.log_time, self.slide_args(), *rk_jit.TABLEAUS[pair])
         return stepper.StepResult(z_new, f_new, None, float(err)), F
 
     def compiled_steps(self) -> bool:
@@ -254,10 +250,11 @@ class Engine(Settling, Detection, Filippov):
         return (f"neuron {j} has ||w_j|| = {norms[j]:.3g}, {norms[j] / others:.2g} of the next smallest: it is collapsing "
                 f"to w_j = 0, where all of its kinks meet and the switching law does not continue the flow")
 
-    def iterate(self, cur: "Cursor", s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
+    def iterate(self, cur: Cursor, s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
         """One trial step from the cursor (the reference of :func:`loop_jit.run`): rejected, or accepted, its
         samples written, and the cursor moved to its end or to its first event point (settled there)."""
-        s, z, f, proposed = cur.s, cur.z, cur.f, cur.step
+        s, z, f = cur.s, cur.z, cur.f
+        pair, proposed = cur.propose()
         target = float(s_grid[cur.k] if self.land_on_samples and cur.k < s_grid.size else s_grid[-1])
         last = proposed >= target - s  # the step ends on ``target`` (the end, or with land_on_samples the next sample)
         if not last:
@@ -269,17 +266,15 @@ class Engine(Settling, Detection, Filippov):
                     raise
                 raise NumericalError(f"step size underflow at t = {self.t_of(s):.6g} (step {proposed:.3g}): {hint}") from None
         h = target - s if last else proposed
-        cheap = cur.calm < CHEAP_STEPS
-        order = stepper.ORDER_RK45 if cheap else stepper.ORDER
-        res, F = self.attempt(s, z, f, h, cheap)
+        res, F = self.attempt(s, z, f, h, pair)
         if not np.isfinite(res.err) or res.err >= 1.0:
-            cur.step = stepper.next_size(h, res.err if np.isfinite(res.err) else 1e10, cur.rejected, order)
-            cur.rejected = True
+            cur.reject(pair, h, res.err)
             self.stats["rejected"] += 1
             return
         if F is None:
             F = self.dense(s, z, f, res, h)
-        self.stats["steps_rk45"] += int(cheap)
+        if PAIRS[pair] is not None:
+            self.stats[f"steps_{PAIRS[pair].name}"] += 1
         x_ev, pairs, touches = self.find_events(z, F)
         x_cut = min(x_ev, 1.0)
         s_cut = target if (last and x_ev > 1.0) else s + x_cut * h
@@ -294,20 +289,11 @@ class Engine(Settling, Detection, Filippov):
             self.stats["touches"] += 1
         self.stats["steps"] += 1
         self.err_sum += res.err * self.rtol
-        h_next = stepper.next_size(h, res.err, cur.rejected, order)
-        if last and h < proposed:  # shortened to land on a sample: the controller's own proposal stands
-            h_next = max(h_next, proposed)
-        h_next = min(h_next, max_step)
-        cur.rejected = False
-        cur.calm += 1
-        if x_ev <= 1.0:
-            cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
-            if cap < h_next:
-                cur.calm, h_next = 0, cap
-        cur.step = h_next
+        cur.accept(pair, h, res.err, proposed, last and h < proposed, max_step, x_ev)
         if x_ev <= 1.0:
             cur.z = engine_jit.dense_point(z, F, x_ev)
             cur.s = s + x_ev * h
+            cur.at_event(cur.s)
             cur.null_restarts = cur.null_restarts + 1 if x_ev * h <= 1e-14 * max(1.0, abs(cur.s)) else 0
             if cur.null_restarts > MAX_NULL_RESTARTS:
                 raise NumericalError(f"no progress past an event at t = {self.t_of(cur.s):.6g} (chattering)")
@@ -320,26 +306,11 @@ class Engine(Settling, Detection, Filippov):
         if self.progress is not None:
             self.progress(self.t_of(cur.s))
 
-    def restart(self, cur: "Cursor", pairs: list[tuple[int, int]]) -> None:
+    def restart(self, cur: Cursor, pairs: list[tuple[int, int]]) -> None:
         """At an event point (re-armed): settle ``pairs`` and the other near-surface pairs, refresh the slope."""
         self.settle(self.t_of(cur.s), cur.z, pairs)
         self.stats["n_restarts"] += 1
         cur.f = self.rhs(cur.s, cur.z)
-
-
-@dataclass
-class Cursor:
-    """Where a run stands between iterations: s, state z, slope f, next step size, and the step controller's
-    memory (last trial rejected, steps since the last event-capped step, null restarts in a row), next sample k."""
-
-    s: float
-    z: np.ndarray
-    f: np.ndarray
-    step: float
-    rejected: bool = False
-    calm: int = CHEAP_STEPS
-    null_restarts: int = 0
-    k: int = 0
 
 
 class CompiledLoop:
@@ -365,22 +336,23 @@ class CompiledLoop:
         cap = max(4096, 4 * (n * h + h))
         self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
         self.pairs = np.empty((n * h, 2), dtype=np.int64)
-        self.stats = np.zeros(6, dtype=np.int64)
+        self.stats = np.zeros(7, dtype=np.int64)
 
     def advance(self, cur: Cursor) -> bool:
         """Run compiled from the cursor; False when the next iteration is Python's (:meth:`Engine.iterate`)."""
         eng, m = self.eng, self.eng.mode
-        fs = np.array([cur.s, cur.step, eng.err_sum, eng.unorm_drift])
-        ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0], dtype=np.int64)
+        fs = np.array([cur.s, cur.step, eng.err_sum, eng.unorm_drift, *cur.own, cur.lim, cur.gap, cur.s_event])
+        ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0, cur.pair], dtype=np.int64)
         z, f = np.array(cur.z, dtype=float), np.array(cur.f, dtype=float)
         self.stats[:] = 0
         status, n_pairs = loop_jit.run(fs, ks, self.stats, z, f, self.out, self.s_grid, *self.args, m.S, m.side, m.armed,
                                        m.dead, *self.consts, self.ev_t, self.ev_ij, self.ev_kd, self.pairs,
-                                       rk_jit.TABLEAU, rk_jit.TABLEAU_853, rk_jit.DENSE_853, crossings.CHEB, scan.DER)
-        cur.s, cur.step, eng.err_sum, eng.unorm_drift = (float(v) for v in fs)
-        cur.k, cur.rejected, cur.null_restarts, cur.calm = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3])
+                                       rk_jit.TABLEAUS, LOW_ORDERS, rk_jit.TABLEAU_853, rk_jit.DENSE_853, crossings.CHEB, scan.DER)
+        cur.s, cur.step, eng.err_sum, eng.unorm_drift, *own, cur.lim, cur.gap, cur.s_event = fs.tolist()
+        cur.own[:] = own
+        cur.k, cur.rejected, cur.null_restarts, cur.calm, cur.pair = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3]), int(ks[5])
         cur.z, cur.f = z, f
-        for key, v in zip(("steps", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
+        for key, v in zip(("steps", "steps_rk23", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
             eng.stats[key] += v
         for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
             eng.events.append(Event(t, i, j, EVENT_KINDS[kind], direction))

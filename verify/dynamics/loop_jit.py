@@ -1,7 +1,7 @@
 """Compiled (numba) step-to-next-event loop of the float64 event engine.
 
-:func:`run` makes the iterations of :meth:`engine.Engine.iterate` -- a trial step (5(4) or DOP853, with
-its dense output), the error test and the step-size controller, the crossing scan, the samples on the
+:func:`run` makes the iterations of :meth:`engine.Engine.iterate` -- a trial step (3(2), 5(4) or DOP853, with
+its dense output), the error test and the step-size controller (:mod:`control`: the same choice of pair), the crossing scan, the samples on the
 dense output, the move to an event point, re-arming, the settling of the crossing pairs and the slope
 refresh -- inside one compiled call, for as long as the run stays on the common path:
 
@@ -15,8 +15,10 @@ It stops and hands back to Python (the reference, :meth:`engine.Engine.iterate`)
 candidate, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
 re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
 buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). The state vectors and the mode
-arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift] and ``ks`` =
-[k (next sample), rejected, null_restarts, calm, n_events], counters in ``stats`` (``STAT_*``).
+arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift, own (3), lim, gap, s_event]
+(the last six: :class:`control.Cursor`'s memory for the choice of pair) and ``ks`` =
+[k (next sample), rejected, null_restarts, calm, n_events, pair of the last trial], counters in ``stats``
+(``STAT_*``).
 It calls the kernels the Python iteration calls (steps, controller, scan, dense output, re-arming, the switching
 law, the projection), so both take the same steps to rounding (Python's products at an event point go through BLAS).
 In log time (``land``) every step ends on the next sample time, as in Python (:mod:`engine`, "Samples").
@@ -30,26 +32,19 @@ import numba
 import numpy as np
 
 from verify.dynamics import engine_jit, rk_jit, scan, switching
-from verify.dynamics.field_jit import data_weights, form_rhs, output_factors, preact, preact_into
+from verify.dynamics.control import DOP853, choose_pair, mean_gap
+from verify.dynamics.field_jit import data_weights, form_rhs, form_rhs_blas, output_factors, preact, preact_any_into, uses_blas
 from verify.dynamics.forms import UNIT_NORM_TOL
-from verify.dynamics.stepper import MIN_STEP_REL, next_size
+from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
 
 DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
-STAT_STEPS, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = range(6)
+STAT_STEPS, STAT_RK23, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = range(7)
 
 
 @numba.njit(cache=True)
 def _block(z: np.ndarray, lo: int, h: int, d: int) -> np.ndarray:
     """The neuron vectors v_j (w_j or u_j) as an (h, d) view of z."""
     return z[lo : lo + h * d].reshape(h, d)
-
-
-@numba.njit(cache=True)
-def _row_norms(V: np.ndarray) -> np.ndarray:
-    out = np.empty(V.shape[0])
-    for j in range(V.shape[0]):
-        out[j] = np.sqrt(np.dot(V[j], V[j]))
-    return out
 
 
 @numba.njit(cache=True)
@@ -72,7 +67,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
     n = X.shape[0]
     V = _block(z, lo, h, d)
     P = preact(X, z, lo, h)
-    near, anycol = engine_jit.near_surface(P, xnorm, _row_norms(V), side, dead, surface_tol)
+    near, anycol = engine_jit.near_surface(P, xnorm, engine_jit.row_norms(V), side, dead, surface_tol)
     trig = np.zeros((n, h), np.bool_)
     for p in range(pairs.shape[0]):
         i, j = pairs[p, 0], pairs[p, 1]
@@ -107,7 +102,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
         if d > 1:  # one row spans a 1-d space: no projection (forms._remove_span)
             engine_jit.project_off(z[base : base + d], X[i])
         if polar:
-            nrm = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
+            nrm = engine_jit.block_norm(z, base, d)
             for q in range(d):
                 z[base + q] /= nrm
         kind, direction = switching.event_code(side[i, j], state[j], trig[i, j], rep[j])
@@ -132,19 +127,22 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
 def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
         S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int, train_v: bool, polar: bool,
         log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, cheap_steps: int,
-        event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tab45, tab853, dense853, cheb, der):
+        event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
+        dense853, cheb, der):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
     n, N = X.shape[0], z.size
     slide = (np.empty(0, np.int64), np.empty(0, np.int64), K, alpha)  # no sliding pair on this path
-    A5, B5, C5, E5, D5 = tab45
+    blas = uses_blas(n, h, d)  # field_jit: the choice at each call site
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
     work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps, reused: nothing allocated per step
     wVT, wPS, wg, wGT, wa = work[3:]  # the field's part
-    z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((D5.shape[0], N)), atol.copy()
+    z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
     E0, VT = np.empty((n, h)), np.empty((d, h))
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
-    k, rejected, null_restarts, calm = ks[0], ks[1] != 0, ks[2], ks[3]
+    own = fs[4:7].copy()
+    lim, gap, s_event = fs[7], fs[8], fs[9]
+    k, rejected, null_restarts, calm, last_pair = ks[0], ks[1] != 0, ks[2], ks[3], ks[5]
     n_times = s_grid.size
     accepted = 0
     status, n_pairs = DONE, 0
@@ -155,43 +153,47 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         if ks[4] + n * h + h > ev_t.size:
             status = FLUSH
             break
+        pair = choose_pair(max(gap, s - s_event), own) if calm < cheap_steps else DOP853
+        proposed = step if pair == last_pair or not own[pair] > 0.0 else min(own[pair], lim)
         target = s_grid[k] if land and k < n_times else s_end
-        last = step >= target - s
-        if not last and not step >= MIN_STEP_REL * max(1.0, abs(s)):
+        last = proposed >= target - s
+        if not last and not proposed >= MIN_STEP_REL * max(1.0, abs(s)):
             status = PY_STEP
             break
-        hs = target - s if last else step
-        cheap = calm < cheap_steps
-        order = 4 if cheap else 7
+        hs = target - s if last else proposed
+        order = low_order[pair] if pair < DOP853 else ORDER
         if per_neuron:
             engine_jit.neuron_size_into(tol_abs, z, h, d, 1e-300)
             for p in range(N):
                 tol_abs[p] = rtol * tol_abs[p]
-        if cheap:
-            err = rk_jit.rk45_step_into(z_new, f_new, F, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
-                                        d, loss, train_v, polar, log_time, slide, A5, B5, C5, E5, D5)
-            evals = B5.size
+        if pair < DOP853:
+            AL, BL, CL, EL, DL = tabs_low[pair]
+            err = rk_jit.low_step_into(z_new, f_new, F, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
+                                       d, loss, train_v, polar, log_time, slide, AL, BL, CL, EL, DL)
+            evals = BL.size
         else:
             err = rk_jit.dop853_step_into(z_new, f_new, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
                                           d, loss, train_v, polar, log_time, slide, A8, B8, C8, E3, E8)
             evals = B8.size
         if not np.isfinite(err) or err >= 1.0:
             step = next_size(hs, err if np.isfinite(err) else 1e10, rejected, order)
+            own[pair], last_pair = step, pair
             rejected = True
             stats[STAT_REJECTED] += 1
             stats[STAT_RHS] += evals
             continue
-        if not cheap:
+        if pair == DOP853:
             rk_jit.dop853_dense_into(F, work, s, z, f, z_new, f_new, hs, S, X, y, sgn, r_ref, h, d, loss, train_v,
                                      polar, log_time, slide, AX, CX, DX)
             evals += CX.size
-        preact_into(E0, VT, X, z, lo, h)
+        preact_any_into(E0, VT, X, z, lo, h)
         xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, E0, X, xnorm, side, armed, dead, surface_tol, cheb, der)
         if hard.shape[0] and not start.shape[0]:
             status = PY_STEP
             break
         stats[STAT_RHS] += evals
-        stats[STAT_RK45] += int(cheap)
+        if pair < DOP853:
+            stats[STAT_RK23 + pair] += 1
         x_ev = np.inf
         if start.shape[0]:
             x_ev = 0.0
@@ -209,18 +211,22 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         accepted += 1
         err_sum += err * rtol
         h_next = next_size(hs, err, rejected, order)
-        if last and hs < step:
-            h_next = max(h_next, step)
+        h_free = next_size(hs, err, False, order)
+        if last and hs < proposed:
+            h_next, h_free = max(h_next, proposed), max(h_free, proposed)
         h_next = min(h_next, max_step)
+        own[pair], last_pair = min(h_free, max_step), pair
         rejected = False
         calm += 1
+        lim = np.inf
         if x_ev <= 1.0:
             cap = max(event_cap * x_ev * hs, 0.5 * hs)
-            if cap < h_next:
-                calm, h_next = 0, cap
+            lim, calm = cap, 0
+            h_next = min(h_next, cap)
             engine_jit.dense_point_into(z_new, z, F, x_ev)
             z[:] = z_new
             s = s + x_ev * hs
+            gap, s_event = mean_gap(gap, s - s_event), s
             null_restarts = null_restarts + 1 if x_ev * hs <= 1e-14 * max(1.0, abs(s)) else 0
             step = h_next
             if null_restarts > max_null:
@@ -234,7 +240,10 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 break
             n_pairs = 0
             stats[STAT_RESTARTS] += 1
-            form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+            if blas:
+                form_rhs_blas(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+            else:
+                form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
             stats[STAT_RHS] += 1
         else:
             z[:] = z_new
@@ -244,7 +253,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             changed = False
             if polar:
                 U = z[h:].reshape(h, d)
-                norms = _row_norms(U)
+                norms = engine_jit.row_norms(U)
                 worst = 0.0
                 for j in range(h):
                     worst = max(worst, abs(norms[j] - 1.0))
@@ -254,10 +263,15 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                         U[j] /= norms[j]
                     changed = True
             if changed:
-                form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+                if blas:
+                    form_rhs_blas(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+                else:
+                    form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
                 stats[STAT_RHS] += 1
             else:
                 f[:] = f_new
     fs[0], fs[1], fs[2], fs[3] = s, step, err_sum, drift
-    ks[0], ks[1], ks[2], ks[3] = k, int(rejected), null_restarts, calm
+    fs[4:7] = own
+    fs[7], fs[8], fs[9] = lim, gap, s_event
+    ks[0], ks[1], ks[2], ks[3], ks[5] = k, int(rejected), null_restarts, calm, last_pair
     return status, n_pairs

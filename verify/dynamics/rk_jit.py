@@ -2,7 +2,7 @@
 
 The same steps as :func:`stepper.step_rk45` followed by :func:`stepper.dense_matrix_rk45`, and
 :func:`stepper.step` followed by :func:`stepper.dense_matrix` (the references, compared in the
-tests), with the stages evaluated by :func:`field_jit.form_rhs` inside one compiled call: no
+tests), with the stages evaluated by :func:`field_jit.form_rhs` (or its BLAS form) inside one compiled call: no
 Python between stages. Used by the event engine whenever the loss is a built-in one and every
 sliding pair is alone on its neuron and its line through 0: ``slide`` = (ii, jj, K, alpha) lists
 those pairs, whose Filippov slopes change within the step and are recomputed at every stage
@@ -18,12 +18,12 @@ import numba
 import numpy as np
 
 from verify.dynamics import stepper
-from verify.dynamics.field_jit import field_workspace, form_rhs
+from verify.dynamics.field_jit import field_workspace, form_rhs, form_rhs_blas, uses_blas
 from verify.dynamics.filippov_jit import filippov_S
 
 # dense matrix F (7, N) = step * DENSE @ K: quartic interpolant's monomials -> nested basis
-DENSE = np.ascontiguousarray(stepper._FROM_MONOMIAL[:, 1 : stepper._P5.shape[1] + 1] @ stepper._P5.T)
-TABLEAU = (stepper._A5, stepper._B5, stepper._C5, stepper._E5_45, DENSE)
+TABLEAUS = tuple(tuple(np.ascontiguousarray(a, dtype=float) for a in (p.A, p.B, p.C, p.E, p.dense))
+                 for p in (stepper.RK23, stepper.RK45))  # (A, B, C, E, dense) of engine.PAIRS' low-order pairs
 TABLEAU_853 = (np.ascontiguousarray(stepper._A), np.ascontiguousarray(stepper._B), np.ascontiguousarray(stepper._C),
                np.ascontiguousarray(stepper._E3), np.ascontiguousarray(stepper._E5))
 DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(stepper._C_EXTRA),
@@ -83,7 +83,7 @@ def _error_scale(out: np.ndarray, z: np.ndarray, z_new: np.ndarray, rtol: np.nda
 
 
 @numba.njit(cache=True)
-def rk45_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray) -> float:
+def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray) -> float:
     """One step of size ``step`` into z_new, f_new and F (7, N) the nested-basis dense matrix; returns
     err = RMS(step K^T E / scale), scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component).
     work: :func:`step_workspace`."""
@@ -91,6 +91,7 @@ def rk45_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tu
     N = z.size
     n_st = B.size
     sliding = slide[0].size > 0
+    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     for p in range(N):
         K[0, p] = f[p]
     for i in range(1, n_st):
@@ -98,12 +99,18 @@ def rk45_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tu
             zi[p] = z[p]
         _accumulate(zi, step, A, i, K, i)
         Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
-        form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        if blas:
+            form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        else:
+            form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     for p in range(N):
         z_new[p] = z[p]
     _accumulate(z_new, step, B.reshape(1, n_st), 0, K, n_st)
     Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
-    form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    if blas:
+        form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    else:
+        form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     for p in range(N):
         f_new[p] = K[n_st, p]
     _error_scale(scale, z, z_new, rtol, atol)
@@ -118,11 +125,11 @@ def rk45_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tu
 
 
 @numba.njit(cache=True)
-def rk45_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
-    """:func:`rk45_step_into` into new arrays: (z_new, f_new, err, F)."""
+def low_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray):
+    """:func:`low_step_into` into new arrays: (z_new, f_new, err, F)."""
     N = z.size
     z_new, f_new, F = np.empty(N), np.empty(N), np.empty((dense.shape[0], N))
-    err = rk45_step_into(z_new, f_new, F, step_workspace(X.shape[0], d, h, N), s, z, f, step, rtol, atol, S, X, y,
+    err = low_step_into(z_new, f_new, F, step_workspace(X.shape[0], d, h, N), s, z, f, step, rtol, atol, S, X, y,
                          sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C, E, dense)
     return z_new, f_new, err, F
 
@@ -136,15 +143,22 @@ def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float
     N = z.size
     n_st = B.size
     sliding = slide[0].size > 0
+    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     for p in range(N):
         K[0, p] = f[p]
     for i in range(1, n_st):
         _stage_state(zi, z, step, A, i, K, i)
         Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
-        form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        if blas:
+            form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        else:
+            form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     _stage_state(z_new, z, step, B.reshape(1, n_st), 0, K, n_st)
     Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
-    form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    if blas:
+        form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    else:
+        form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     for p in range(N):
         f_new[p] = K[n_st, p]
     _error_scale(scale, z, z_new, rtol, atol)
@@ -171,12 +185,16 @@ def dop853_dense_into(F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np
     K, zi, _scale, VT, PS, g, GT, a = work
     N = z.size
     sliding = slide[0].size > 0
+    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     first = K.shape[0] - A_extra.shape[0]
     for m in range(A_extra.shape[0]):
         k = first + m
         _stage_state(zi, z, step, A_extra, m, K, k)
         Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
-        form_rhs(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        if blas:
+            form_rhs_blas(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        else:
+            form_rhs(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     for p in range(N):
         dz = z_new[p] - z[p]
         F[0, p] = dz

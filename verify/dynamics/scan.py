@@ -33,6 +33,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from verify.dynamics.engine_jit import block_norm
+
 DEG = 7
 EARLIER_RTOL = 64.0 * 2.0**-53  # a quick pair is earlier only if negative at the current root beyond rounding
 DER = np.polynomial.chebyshev.chebder(np.eye(DEG + 1), axis=0)  # (7, 8): coefficients of p'
@@ -129,7 +131,7 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
         if count[j] == 0:
             continue
         base = lo + j * d
-        scale = np.sqrt(np.dot(z[base : base + d], z[base : base + d]))
+        scale = block_norm(z, base, d)
         for i in range(n):
             if not near[i, j]:
                 continue

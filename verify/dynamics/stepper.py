@@ -28,6 +28,7 @@ from typing import Callable
 import numba
 import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
+from scipy.integrate._ivp.rk import RK23 as _RK23
 from scipy.integrate._ivp.rk import RK45 as _RK45
 
 from verify.errors import NumericalError
@@ -42,7 +43,6 @@ _D = _dop.D
 _A_EXTRA = _dop.A[N_STAGES + 1 :]
 _C_EXTRA = _dop.C[N_STAGES + 1 :]
 ORDER = 7  # error exponent -1/(ORDER + 1), as in scipy
-ORDER_RK45 = _RK45.error_estimator_order  # 4: exponent -1/5
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 MIN_STEP_REL = 1e-15  # a step below MIN_STEP_REL max(1, |s|) barely moves s in float64: the run has failed
 
@@ -166,35 +166,63 @@ def _monomial_matrix() -> np.ndarray:
 MONOMIAL = _monomial_matrix()
 _FROM_MONOMIAL = np.linalg.inv(MONOMIAL)[1:]  # monomial coefficients -> (F0..F6)
 
-_A5, _B5, _C5, _E5_45, _P5 = _RK45.A, _RK45.B, _RK45.C, _RK45.E, _RK45.P
-N_STAGES_RK45 = _RK45.n_stages
+@dataclass(frozen=True, eq=False)
+class LowPair:
+    """An explicit Runge-Kutta pair with a free interpolant, as scipy's: tableau A, B, C, error weights E (over the
+    stages and the FSAL slope), interpolant P (monomials x, x^2, ... of z + h sum_k Q_k x^(k+1), Q = P^T K), the
+    order of its error estimate (the controller's exponent -1/(order + 1)) and its new evaluations per step."""
+
+    name: str
+    A: np.ndarray
+    B: np.ndarray
+    C: np.ndarray
+    E: np.ndarray
+    P: np.ndarray
+    order: int
+
+    @property
+    def stages(self) -> int:
+        return self.B.size
+
+    @property
+    def dense(self) -> np.ndarray:
+        """(7, stages + 1): the stages K -> the nested-basis dense matrix F, divided by h."""
+        return np.ascontiguousarray(_FROM_MONOMIAL[:, 1 : self.P.shape[1] + 1] @ self.P.T)
 
 
-def step_rk45(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray) -> StepResult:
-    """One Dormand-Prince 5(4) step of size h (6 new rhs evaluations, FSAL slope included);
-    err = RMS(h K^T E / scale), as scipy's RK45."""
-    K = np.empty((N_STAGES_RK45 + 1, z.size))
+RK45 = LowPair("rk45", _RK45.A, _RK45.B, _RK45.C, _RK45.E, _RK45.P, _RK45.error_estimator_order)
+RK23 = LowPair("rk23", _RK23.A, _RK23.B, _RK23.C, _RK23.E, _RK23.P, _RK23.error_estimator_order)
+ORDER_RK45 = RK45.order  # 4: exponent -1/5
+N_STAGES_RK45 = RK45.stages
+
+
+def step_low(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray, pair: LowPair = RK45) -> StepResult:
+    """One step of size h of a low-order pair (Dormand-Prince 5(4): 6 new rhs evaluations, Bogacki-Shampine 3(2):
+    3, the FSAL slope included); err = RMS(h K^T E / scale), as scipy's RK45 / RK23."""
+    n_st = pair.stages
+    K = np.empty((n_st + 1, z.size))
     K[0] = f
-    hA = h * _A5
-    for i in range(1, N_STAGES_RK45):
+    hA = h * pair.A
+    for i in range(1, n_st):
         zi = hA[i, :i] @ K[:i]
         zi += z
-        K[i] = fun(s + _C5[i] * h, zi)
-    z_new = (h * _B5) @ K[:N_STAGES_RK45]
+        K[i] = fun(s + pair.C[i] * h, zi)
+    z_new = (h * pair.B) @ K[:n_st]
     z_new += z
     f_new = fun(s + h, z_new)
-    K[N_STAGES_RK45] = f_new
+    K[n_st] = f_new
     scale = np.maximum(np.abs(z), np.abs(z_new))
     scale *= rtol
     scale += atol
-    err = (h * _E5_45) @ K
+    err = (h * pair.E) @ K
     err /= scale
     return StepResult(z_new, f_new, K, rms(err))
 
 
-def dense_matrix_rk45(res: StepResult, h: float) -> np.ndarray:
-    """The (7, N) nested-basis matrix F of the quartic interpolant z + h sum_k Q_k x^(k+1),
-    Q = P^T K (no rhs evaluations)."""
+def dense_matrix_low(res: StepResult, h: float, pair: LowPair = RK45) -> np.ndarray:
+    """The (7, N) nested-basis matrix F of the pair's interpolant z + h sum_k Q_k x^(k+1), Q = P^T K (quartic for
+    the 5(4) pair, cubic for the 3(2) pair; no rhs evaluations)."""
+    k = pair.P.shape[1]
     mono = np.zeros((8, res.K.shape[1]))
-    mono[1:5] = h * (_P5.T @ res.K)
+    mono[1 : k + 1] = h * (pair.P.T @ res.K)
     return _FROM_MONOMIAL @ mono
