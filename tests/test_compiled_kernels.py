@@ -243,7 +243,7 @@ def _scan_reference(z, F, form, side, armed, dead):
     V = form.neuron_block(z[None, :])[0]
     tau = SURFACE_TOL * form.field.norms[:, None] * row_norms(V)[None, :]
     watch = (side != 0) & ~dead[None, :]
-    return crossings.first_crossing(c, side, np.where(armed, 0.0, tau), watch, np.where(armed, tau, 0.0))
+    return crossings.first_crossing(c, form.preact(z), side, np.where(armed, 0.0, tau), watch, np.where(armed, tau, 0.0))
 
 
 def test_scan_step_matches_first_crossing_on_random_steps():

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from verify.dynamics import crossings, stepper
+from verify import Dataset, simulate
+from verify.dynamics import crossings, engine, stepper
 from verify.dynamics.events import solve_cartesian, solve_polar
 from verify.dynamics.field import NetworkField
 from verify.dynamics.forms import CartesianForm
@@ -160,7 +161,7 @@ def test_double_crossing_inside_one_step_is_found():
     assert e_start < 0 and e_end < 0  # an end-point sign test sees nothing
     side = np.array([[1], [-1]])
     zeros = np.zeros((2, 1))
-    cr = crossings.first_crossing(crossings.cheb_coefficients(E), side, zeros, np.ones((2, 1), bool), zeros)
+    cr = crossings.first_crossing(crossings.cheb_coefficients(E), E[0], side, zeros, np.ones((2, 1), bool), zeros)
     assert cr.pairs == [(1, 0)]
     xs = np.linspace(0.0, 1.0, 20001)
     e_dense = form.preact(stepper.dense_eval(z0, F, xs))[:, 1, 0]
@@ -406,3 +407,31 @@ def test_apex_passages_need_surfaces_spanning_the_space_at_one_time() -> None:
           Event(0.9, 3, 2, "activate", 1)]
     assert apex_passages(ev, X) == [(3, 0.5)]  # neuron 1 crosses two lines at different times; neuron 2 one line
     assert apex_passages(ev, X[:, :1]) == []  # d = 1: every x_i on one line, settled jointly
+    t = 0.00020487280649208786  # LT-C62's passage (thorough audit, seed 2): its event times apart in the last digits
+    late = [Event(t, 0, 3, "activate", 1), Event(np.nextafter(t, 1.0), 1, 3, "deactivate", -1)]
+    assert apex_passages(late, X) == [(3, t)]
+    assert apex_passages([Event(0.4, 0, 1, "deactivate", -1), Event(0.4, -1, 1, "dead", 0)], X[:2]) == []  # no surface
+
+
+def test_a_crossing_in_one_dimension_does_not_flip_back() -> None:
+    """d = 1: every row's surface is w_j = 0, where each crossing's projection lands exactly, so tau = 0 there. The scan
+    read the pairs' start value from the Chebyshev series' alternating sum, whose rounding (~1e-20) put a resting pair
+    "on the wrong side" half the time: the crossing flipped back and forth at one time and, with a 3(2) step, the step
+    size underflowed (thorough audit, seed 4, LT-X6-gf: linear_teacher(n=4, d=1, seed=210), k = 3, leaky 0.5, fixed
+    outer layer). Now each crossing is one event per row, and the run ends."""
+    X = np.array([[-0.2], [0.21244354564898504], [-0.6529399026639615], [0.5292324688296897]])
+    ds = Dataset(X, np.array([1.0, -1.0, 1.0, -1.0]))
+    W = np.array([[-0.7674633379682666], [-0.4068190496679377], [0.42054241540540305], [1.0], [-0.2168673164929213],
+                  [0.5026851026711722]])
+    v = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+    for compiled in (True, False):
+        engine.COMPILED_LOOP = compiled
+        try:
+            tr = simulate(ds, W, v, 2.0, loss="logistic", alpha=0.5, train_v=False, rtol=1e-10)
+        finally:
+            engine.COMPILED_LOOP = True
+        assert tr.W[-1, 4, 0] > 0.0  # neuron 4 crossed w = 0 upwards (w' > 0 on both sides)
+        crossings4 = [(e.i, e.kind) for e in tr.events if e.j == 4]
+        assert sorted(crossings4) == [(0, "deactivate"), (1, "activate"), (2, "deactivate"), (3, "activate")]
+        times = [e.t for e in tr.events]
+        assert len(times) == len(set((e.t, e.i, e.j) for e in tr.events))  # no pair logged twice at one time

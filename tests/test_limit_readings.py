@@ -16,13 +16,9 @@ import numpy as np
 import pytest
 
 from verify.claims import load_target
-from verify.claims.model import Margin, worst
+from verify.claims.model import Margin, violated, worst
 from verify.claims.trends import envelope_trend
 from verify.search import evaluate
-
-
-def violated(m: Margin) -> bool:
-    return not m.vacuous and math.isfinite(m.error) and m.value < -m.error
 
 
 def inconclusive_rise(m: Margin) -> bool:

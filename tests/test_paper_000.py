@@ -11,6 +11,7 @@ import pytest
 import verify
 from verify.audit import audit
 from verify.claims.collect import collect
+from verify.claims.model import held, violated
 from verify.claims.registry import papers
 from verify.search import search
 from verify.strategies import GeometryCase
@@ -25,14 +26,6 @@ from properties.phuong_lampert2021.paper import PAPER
 
 def case(ds: verify.Dataset, seed: int = 0) -> GeometryCase:
     return GeometryCase(ds, seed, {})
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
-
-
-def held(margin) -> bool:
-    return not margin.vacuous and margin.value >= -margin.error
 
 
 # --- audit -------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from verify.claims.model import held, violated
 from verify.claims.run import execute
 from verify.simulate import simulate
 
@@ -67,15 +68,6 @@ def reversed_window(run: Any) -> AlteredRun:
     W, v = run.W.copy(), run.v.copy()
     W[k], v[k] = run.W[k[::-1]], run.v[k[::-1]]
     return AlteredRun(run, W, v)
-
-
-def violated(m) -> bool:
-    return not m.vacuous and m.value < -m.error and math.isfinite(m.error)
-
-
-def held(m) -> bool:
-    """Holds as a verdict reads it: within the error (a dead neuron's drift of -7e-18 against error 3e-8)."""
-    return not m.vacuous and m.value >= -m.error and math.isfinite(m.error)
 
 
 def inconclusive_rise(m) -> bool:

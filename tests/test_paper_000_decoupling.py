@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from verify.claims.model import held, violated
 from verify.claims.run import execute
 from verify.verdicts import Verdict
 
@@ -19,14 +20,6 @@ from properties.phuong_lampert2021 import scenarios as SC
 
 CLAIMS = [DC.P1, DC.PC2_P1, DC.P2, DC.P2_FROM_ZERO, DC.PC2_P2, DC.P2_MOVED,
           PR.P6, PR.PC6_P6, PR.PC6_ALIVE, PR.P6_SUFFICIENT, PR.PC4_P6]
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
-
-
-def held(margin) -> bool:
-    return not margin.vacuous and margin.value >= -margin.error
 
 
 def test_catalogue_conventions():

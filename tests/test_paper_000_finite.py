@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from verify.claims.model import Claim
+from verify.claims.model import Claim, held, violated
 from verify.claims.run import Run, execute
 from verify.evidence.mutants import MUTANTS
 from verify.model.losses import get_loss
@@ -24,14 +24,6 @@ from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
 
 CLAIMS = [c for mod in (lemma_a4, cone) for c in vars(mod).values() if isinstance(c, Claim)]
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
-
-
-def held(margin) -> bool:
-    return not margin.vacuous and margin.value >= -margin.error
 
 
 def with_states(run: Run, **changes) -> Run:

@@ -4,14 +4,13 @@ the cosine membership with measures.groups / entry_index, and the sheet's fixtur
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from verify.claims.model import Claim
+from verify.claims.model import Claim, held, violated
 from verify.claims.run import execute
 from verify.verdicts import Verdict
 
@@ -22,14 +21,6 @@ from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
 
 CLAIMS = [c for c in vars(L).values() if isinstance(c, Claim)]
-
-
-def violated(m) -> bool:
-    return not m.vacuous and m.value < -m.error and math.isfinite(m.error)
-
-
-def held(m) -> bool:
-    return not m.vacuous and m.value >= -m.error and math.isfinite(m.error)
 
 
 class AlteredRun:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from verify.claims.model import Claim
+from verify.claims.model import Claim, held, violated
 from verify.claims.run import Run, execute
 from verify.evidence.mutants import MUTANTS
 from verify.verdicts import Verdict
@@ -22,14 +22,6 @@ from properties.phuong_lampert2021 import scenarios as SC
 from properties.phuong_lampert2021.lemma_a4 import pc4_scenario
 
 CLAIMS = [c for c in vars(A).values() if isinstance(c, Claim)]
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
-
-
-def held(margin) -> bool:
-    return not margin.vacuous and margin.value >= -margin.error
 
 
 def with_states(run: Run, **changes) -> Run:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from verify.claims.model import Claim
+from verify.claims.model import Claim, held, violated
 from verify.claims.run import Run, execute
 from verify.data.dataset import Dataset
 from verify.verdicts import Verdict
@@ -31,14 +31,6 @@ from properties.phuong_lampert2021.blueprint import NODES
 
 CLAIMS = [c for c in vars(P).values() if isinstance(c, Claim)]
 COS_PLUS, COS_MINUS = 0.998951, 0.984310  # cos(u*+-, w^+-) on the fixture (the sheet's plateau .99895, .9843)
-
-
-def violated(m) -> bool:
-    return not m.vacuous and m.value < -m.error and math.isfinite(m.error)
-
-
-def held(m) -> bool:
-    return not m.vacuous and m.value >= -m.error and math.isfinite(m.error)
 
 
 def with_states(run: Run, **changes: Any) -> Run:

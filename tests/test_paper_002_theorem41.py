@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from verify.claims.model import violated
 from verify.claims.run import execute
 from verify.data.dataset import Dataset
 
@@ -26,10 +27,6 @@ SECTION7 = [((30, 3, 0.1, 0.5, 1.0, 0.1), 1.04e13), ((20, 10, 0.5, 2.0, 0.01, 0.
 
 def holds(margin) -> bool:
     return not margin.vacuous and margin.value >= -margin.error
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
 
 
 # --- the rebuilt bound (sheet 2.1) -------------------------------------------------------------------------------

@@ -18,17 +18,10 @@ from properties.sarussi2021_linear_teachers import exact_network as E
 from properties.sarussi2021_linear_teachers import theorem51 as T
 from properties.sarussi2021_linear_teachers.network import output
 from properties.sarussi2021_linear_teachers.quantities import nonlinear_share
+from verify.claims.model import held, violated
 
 F = Fraction
 ALPHA = F(1, 5)
-
-
-def violated(m) -> bool:
-    return not m.vacuous and m.value < -m.error
-
-
-def held(m) -> bool:
-    return not m.vacuous and m.value >= -m.error
 
 
 def vec(*xs) -> E.Vec:

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from verify.claims.model import violated
 from verify.claims.run import execute
 from verify.margins import max_margin
 from verify.simulate import simulate
@@ -27,10 +28,6 @@ from properties.sarussi2021_linear_teachers.scenarios import model_scenario
 
 def holds(margin) -> bool:
     return not margin.vacuous and margin.value >= -margin.error
-
-
-def violated(margin) -> bool:
-    return not margin.vacuous and margin.value < -margin.error
 
 
 def gf_run(ds, k, scale, seed, **params):

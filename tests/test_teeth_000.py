@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from verify.claims.model import held, violated
 from verify.claims.run import Run, execute
 from verify.strategies import GeometryCase
 from verify.verdicts import Verdict
@@ -26,15 +27,6 @@ from properties.phuong_lampert2021 import theorem1 as T
 from properties.phuong_lampert2021.paper import PAPER
 
 CLAIM = {c.id: c for c in PAPER.claims}
-
-
-def violated(m) -> bool:
-    """A violation beyond the error estimate (an infinite error is inconclusive, never a violation)."""
-    return not m.vacuous and m.value < -m.error and math.isfinite(m.error)
-
-
-def held(m) -> bool:
-    return not m.vacuous and m.value >= -m.error and math.isfinite(m.error)
 
 
 def case(ds, seed: int = 0) -> GeometryCase:

@@ -24,6 +24,7 @@ from properties.min2024_early_alignment.audit import required_log_eps
 from properties.min2024_early_alignment.irregular_solutions import e4_irregular
 from properties.min2024_early_alignment.theorem_scale import _rot, _scenario
 from verify import geometry
+from verify.claims.model import held, violated
 from verify.claims.run import execute
 from verify.data import generators as gen
 from verify.data.dataset import Dataset
@@ -36,14 +37,6 @@ from verify.search import evaluate
 from verify.strategies import GeometryCase, State, polar_state
 
 C = {c.id: c for c in seed004.CLAIMS}
-
-
-def violated(m) -> bool:
-    return not m.vacuous and m.value < -m.error
-
-
-def held(m) -> bool:
-    return not m.vacuous and m.value >= -m.error
 
 
 @contextlib.contextmanager

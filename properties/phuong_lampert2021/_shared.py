@@ -1,5 +1,5 @@
 """What every module of seed 000's catalogue shares: the seed number, :func:`paper_claim` (prefixes it to
-each claim's source), the float64 unit roundoff, :func:`lower_bound_ratio` (the slack of a lower-bound claim);
+each claim's source), the float64 unit roundoff and a preactivation's rounding (:func:`product_rounding`), :func:`lower_bound_ratio` (the slack of a lower-bound claim);
 the worst-part margin is verify's (re-exported).
 """
 
@@ -12,10 +12,17 @@ import numpy as np
 from verify.claims.model import Claim, exact_margin, worst
 
 # worst and exact_margin are verify's (verify.claims.model), re-exported for the paper's modules
-__all__ = ["SEED", "U_ROUND", "exact_margin", "lower_bound_ratio", "paper_claim", "worst"]
+__all__ = ["SEED", "U_ROUND", "exact_margin", "lower_bound_ratio", "paper_claim", "product_rounding", "worst"]
 
 SEED = "000"
 U_ROUND = 2.0**-53
+
+
+def product_rounding(d: int) -> float:
+    """2 (d + 2) u: the absolute rounding of a float64 preactivation w^T x in units of ||w|| ||x|| (d products and
+    d - 1 additions in R^d, with a factor 2 to spare). A neuron resting on the kink of x has w^T x of this size,
+    whose sign is rounding's."""
+    return 2.0 * (d + 2) * U_ROUND
 
 
 def paper_claim(source: str, **fields: Any) -> Claim:

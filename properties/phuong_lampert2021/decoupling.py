@@ -26,7 +26,7 @@ from verify.verdicts import Verdict
 from properties.phuong_lampert2021 import datasets as D
 from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
-from properties.phuong_lampert2021._shared import U_ROUND, paper_claim, worst
+from properties.phuong_lampert2021._shared import U_ROUND, paper_claim, product_rounding, worst
 
 HORIZON = 1e3  # T^ is O(1)-O(10) at lambda >= 1e-4; long enough for the growth phase, short enough for the mp cross-check
 SAMPLES = 40
@@ -111,7 +111,7 @@ def outputs_split(run: Any) -> Margin:
     split = np.sum(terms * own[None], axis=1)
     scale = np.sum(np.abs(terms), axis=1)
     d = run.X.shape[1]
-    rounding = 2.0 * (d + 2) * U_ROUND * np.einsum("kj,i->ki", np.abs(smp.a[k:]) * np.linalg.norm(smp.W[k:], axis=2),
+    rounding = product_rounding(d) * np.einsum("kj,i->ki", np.abs(smp.a[k:]) * np.linalg.norm(smp.W[k:], axis=2),
                                                     np.linalg.norm(run.X, axis=1))
     unit = np.where(scale > 0.0, scale, 1.0)
     rel, err = np.abs(f - split) / unit, 4.0 * grp.size * U_ROUND + rounding / unit

@@ -29,7 +29,7 @@ from verify.verdicts import Verdict
 from properties.phuong_lampert2021 import datasets as D
 from properties.phuong_lampert2021 import measures as M
 from properties.phuong_lampert2021 import scenarios as SC
-from properties.phuong_lampert2021._shared import U_ROUND, lower_bound_ratio, paper_claim, worst
+from properties.phuong_lampert2021._shared import U_ROUND, lower_bound_ratio, paper_claim, product_rounding, worst
 from properties.phuong_lampert2021.cone import monotone_increments
 from properties.phuong_lampert2021.lemma_a4 import neuron_sizes, signs_kept
 
@@ -85,7 +85,7 @@ def _state_gradient_parts(run: Any, t: float, W: np.ndarray, a: np.ndarray) -> l
             field_err = 8.0 * (n + d + p) * U_ROUND * float(np.sum(g * np.abs(c))) + 0.25 * float(np.sum(df * np.abs(c)))
             if kind == "a":  # a_j' = sum_i g_i sigma(w_j^T x_i): each w_j^T x_i rounded to (d + 2) u ||x_i|| ||w_j||,
                 # absolute (it cancels where w_j rests on a kink, as on a sliding surface: found at the thorough budget)
-                field_err += 2.0 * (d + 2) * U_ROUND * float(np.sum(g * xn)) * float(np.linalg.norm(W[j]))
+                field_err += product_rounding(d) * float(np.sum(g * xn)) * float(np.linalg.norm(W[j]))
             diff.append(field_value + fd)
             err.append(2.0 * (step**2 / 24.0 * M3 + 2.0 * dL / step + 0.25 * float(np.sum(c**2)) * U_ROUND * abs(theta)
                               + field_err))

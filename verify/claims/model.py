@@ -195,3 +195,15 @@ def exact_margin(ok: bool, note: str) -> Margin:
 def inconclusive(margin: Margin) -> bool:
     """An infinite error bound: the margin says nothing either way (never HOLDS, never REFUTED)."""
     return math.isinf(margin.error)
+
+
+def violated(margin: Margin) -> bool:
+    """A violation beyond the error estimate, value < -error, of a margin that is not vacuous: a candidate
+    counterexample (an infinite error never is one)."""
+    return not margin.vacuous and margin.value < -margin.error
+
+
+def held(margin: Margin) -> bool:
+    """Holds as a verdict reads it: not vacuous, not inconclusive, and value >= -error (a shortfall within the error
+    estimate never refutes)."""
+    return not margin.vacuous and not inconclusive(margin) and margin.value >= -margin.error

@@ -151,11 +151,13 @@ def _earliest_root(c: np.ndarray) -> tuple[int, float]:
     return k, root
 
 
-def first_crossing(coef: np.ndarray, side: np.ndarray, shift: np.ndarray, watch: np.ndarray, touch_tol: np.ndarray) -> Crossings:
+def first_crossing(coef: np.ndarray, start: np.ndarray, side: np.ndarray, shift: np.ndarray, watch: np.ndarray, touch_tol: np.ndarray) -> Crossings:
     """Earliest x in [0, 1] where some watched event function phi_ij = side_ij e_ij + shift_ij
     turns negative.
 
-    coef (8, n, h): Chebyshev coefficients of e_ij on the step; side (n, h): +1 active, -1
+    coef (8, n, h): Chebyshev coefficients of e_ij on the step; start (n, h): e_ij at the step start, the value phi(0)
+    is read from (not the series' alternating sum, whose rounding misreads a pair resting on its surface: :mod:`scan`);
+    side (n, h): +1 active, -1
     inactive; shift (n, h) >= 0: the band tau of pairs that start on their surface (tested on
     phi itself, not by the sign-blind bound on e); watch (n, h) bool: pairs to test;
     touch_tol (n, h): |phi| below which a non-crossing root counts as grazing.
@@ -174,7 +176,7 @@ def first_crossing(coef: np.ndarray, side: np.ndarray, shift: np.ndarray, watch:
     flat[0] += shift.reshape(-1)[sel]
     aux = _AUX @ flat  # rows: phi' coefficients (7), phi(0), phi(1)
     mono = _no_root(aux[:DEG])
-    left, right = aux[DEG], aux[DEG + 1]
+    left, right = start.reshape(-1)[sel] * side.reshape(-1)[sel] + shift.reshape(-1)[sel], aux[DEG + 1]
     live = ~_no_root(flat) & np.any(flat != 0.0, axis=0)  # phi == 0: resting on the surface
     cand_x: list[np.ndarray] = []
     cand_k: list[np.ndarray] = []

@@ -55,8 +55,8 @@ class Detection:
         c = self.form.preact(crossings.CHEB @ np.vstack([z[None, :], F]))  # e_ij is linear in z
         tau = self.tau(z)
         watch = (m.side != 0) & ~m.dead[None, :]
-        return self._with_sliding_exits(z, F, crossings.first_crossing(c, m.side, np.where(m.armed, 0.0, tau), watch,
-                                                                       np.where(m.armed, tau, 0.0)))
+        return self._with_sliding_exits(z, F, crossings.first_crossing(c, self.form.preact(z), m.side, np.where(m.armed, 0.0, tau),
+                                                                       watch, np.where(m.armed, tau, 0.0)))
 
     def _with_sliding_exits(self, z: np.ndarray, F: np.ndarray, cr: crossings.Crossings) -> tuple[float, list[tuple[int, int]], list]:
         """The earlier of the crossing ``cr`` and the first sliding exit on the step, with the touches before it."""

@@ -54,7 +54,7 @@ start (accuracy relative to each neuron, also for neurons that shrink by many or
 magnitude: balancedness is then kept relative to each neuron); polar z = [r - r(0), U] with
 default atol = rtol (absolute accuracy rtol in ln||w_j|| and in u_j, whatever eps).
 
-Stats: steps (accepted), steps_rk45 (of them, 5(4) steps), rejected, rhs_evals, n_events,
+Stats: steps (accepted), steps_rk23 and steps_rk45 (of them, 3(2) and 5(4) steps), rejected, rhs_evals, n_events,
 n_restarts (event points), touches (grazing points), nonunique (both sides repel: sigma'(0) = 0 side taken), sliding_evals,
 sticky_pairs, wall_s, log_time, log_loss (log L at the samples), loss_underflow_float64 (a
 per-sample loss exp(-y f) below float64 range), and for the polar form u_norm_drift,

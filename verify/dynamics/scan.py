@@ -15,7 +15,11 @@ watched pair:
 3. phi = side e (+ tau for a disarmed pair, which starts on its surface); exclusion on phi, or
    phi == 0 (resting on the surface) -> nothing;
 4. phi(0) < 0: already on the wrong side ("start"); else phi' passes the exclusion bound
-   (monotone): one root iff phi(1) < 0 ("quick"); else "hard" (left to numpy).
+   (monotone): one root iff phi(1) < 0 ("quick"); else "hard" (left to numpy). phi(0) is the start value itself,
+   side <x_i, v_j> + shift, not the series' alternating sum: a pair resting exactly on its surface with tau = 0 (a
+   neuron at w_j = 0, where every projection lands when d = 1) would otherwise be "on the wrong side" by the sum's
+   rounding (~1e-20) half the time, an event at x = 0 after every step: the run chattered at such a crossing until
+   the step size underflowed (thorough audit, seed 4, LT-X6-gf).
 
 The screen (1) runs first over every pair, row by row over contiguous memory and without branches; the pairs it
 keeps (usually none) go through 2-4 neuron by neuron, rows in order, as before. Among the quick pairs only the
@@ -166,10 +170,9 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
                 rest += abs(phi[k])
             if abs(phi[0]) > rest or not nonzero:
                 continue
-            left, right = 0.0, 0.0
+            left, right = sg * a[0] + shift, 0.0  # phi at the step start exactly: e_ij(0) = <x_i, v_j>
             for k in range(DEG + 1):
                 right += phi[k]
-                left += phi[k] if k % 2 == 0 else -phi[k]
             if left < 0.0:
                 start[n_start, 0], start[n_start, 1] = i, j
                 n_start += 1

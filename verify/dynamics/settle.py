@@ -27,22 +27,41 @@ STICKY_AFTER = 4  # re-entries before the hysteresis of a pair starts to grow (x
 
 
 APEX_RANK_TOL = 1e-8  # surfaces whose lines are closer than this (relative singular value) count as one line
+APEX_TIME_RTOL = 1e-12  # event times of one neuron this close (relative, chained) are one passage
 
 
 def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]:
-    """(j, t) of every neuron that passed through w_j = 0 (``stats["apex"]``, a diagnostic): the surfaces of neuron j
-    with events at one time t span R^d (d >= 2 independent hyperplanes <x_i, w> = 0 meet only at w = 0, where every
-    kink of the neuron meets). The switching law settles one line through 0 at a time there, so the way out the run
-    takes is one Filippov solution, not necessarily the only one (staying at 0 can be another); statements that hold
-    for every Clarke selection (balancedness, the sign of a_j) do not depend on it. With d = 1 every x_i is on one
-    line, which the law settles jointly: no apex."""
+    """(j, t) of every neuron that passed through w_j = 0 (``stats["apex"]``, a diagnostic), in time order: the
+    surfaces of neuron j with events at one time t span R^d (d >= 2 independent hyperplanes <x_i, w> = 0 meet only at
+    w = 0, where every kink of the neuron meets). "One time": event times within APEX_TIME_RTOL max(1, |t|) of the
+    next, chained (the event points of one passage are settled one at a time, their times apart in the last digits).
+    The switching law settles one line through 0 at a time there, so the way out the run takes is one Filippov
+    solution, not necessarily the only one (staying at 0 can be another); statements that hold for every Clarke
+    selection (balancedness, the sign of a_j) do not depend on it. With d = 1 every x_i is on one line, which the law
+    settles jointly: no apex. Runs without d events near one time (almost all) return at once."""
     d = X.shape[1]
-    if d < 2 or len(events) < d:
+    crossings = [(e.t, e.j, e.i) for e in events if e.i >= 0]  # a "dead" event (i = -1) names no surface
+    if d < 2 or len(crossings) < d:
         return []
-    rows: dict[tuple[int, float], set[int]] = {}
-    for e in events:
-        rows.setdefault((e.j, e.t), set()).add(e.i)
-    return [(j, t) for (j, t), group in rows.items() if len(group) >= d and _spans(X[sorted(group)], d)]
+    times = np.sort(np.array([t for t, _, _ in crossings]))
+    near = np.diff(times) <= APEX_TIME_RTOL * np.maximum(1.0, np.abs(times[1:]))
+    if np.count_nonzero(near) < d - 1:  # d events near one time need d - 1 such gaps
+        return []
+    by_neuron: dict[int, list[tuple[float, int]]] = {}
+    for t, j, i in crossings:
+        by_neuron.setdefault(j, []).append((t, i))
+    found = []
+    for j, rows in by_neuron.items():
+        rows.sort()
+        start = 0
+        for k in range(1, len(rows) + 1):
+            if k < len(rows) and rows[k][0] - rows[k - 1][0] <= APEX_TIME_RTOL * max(1.0, abs(rows[k][0])):
+                continue
+            group = sorted({i for _, i in rows[start:k]})
+            if len(group) >= d and _spans(X[group], d):
+                found.append((rows[start][0], j))
+            start = k
+    return [(j, t) for t, j in sorted(found)]
 
 
 def _spans(rows: np.ndarray, d: int) -> bool:
