@@ -164,20 +164,25 @@ def test_compiled_dop853_step_matches_python_step(polar, log_time):
     np.testing.assert_allclose(stepper.dense_eval(z, Fc, x), zx, rtol=0.0, atol=1e-12 * np.max(np.abs(zx)))
 
 
-def test_rk45_dense_output_is_scipys():
-    """The 5(4) interpolant in the nested basis equals scipy's RK45 dense output."""
-    from scipy.integrate import RK45
+@pytest.mark.parametrize("name", ["RK23", "RK45"])
+def test_low_order_steps_are_scipys(name):
+    """The 3(2) and 5(4) steps and their interpolants in the nested basis equal scipy's RK23 / RK45 (the same state,
+    error estimate and dense output)."""
+    import scipy.integrate
 
     def fun(t: float, z: np.ndarray) -> np.ndarray:
         return np.array([z[1], -z[0] + 0.1 * np.sin(t)])
 
-    z0, h = np.array([0.3, 1.0]), 0.4
-    sol = RK45(fun, 0.0, z0, 10.0, first_step=h, max_step=h, rtol=1e-3, atol=1e-6)
+    low = {"RK23": stepper.RK23, "RK45": stepper.RK45}[name]
+    z0, h = np.array([0.3, 1.0]), 0.4 if name == "RK45" else 0.05
+    sol = getattr(scipy.integrate, name)(fun, 0.0, z0, 10.0, first_step=h, max_step=h, rtol=1e-3, atol=1e-6)
     sol.step()
-    res = stepper.step_low(fun, 0.0, z0, fun(0.0, z0), h, 1e-3, np.full(2, 1e-6))
+    res = stepper.step_low(fun, 0.0, z0, fun(0.0, z0), h, 1e-3, np.full(2, 1e-6), low)
     assert sol.t == pytest.approx(h)
+    np.testing.assert_allclose(res.z_new, sol.y, rtol=1e-15, atol=1e-16)
     x = np.linspace(0.0, 1.0, 7)
-    np.testing.assert_allclose(stepper.dense_eval(z0, stepper.dense_matrix_low(res, h), x), sol.dense_output()(h * x).T, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(stepper.dense_eval(z0, stepper.dense_matrix_low(res, h, low), x),
+                               sol.dense_output()(h * x).T, rtol=1e-14, atol=1e-15)
 
 
 def test_engine_bookkeeping_kernels_match_numpy():

@@ -14,10 +14,11 @@ One step from (s, z) with slope f and size h gives z_new and the embedded error 
 and the dense interpolant on x = (s' - s)/h in [0, 1] (degree 7 in x)
     z(x) = z + x (F0 + (1-x)(F1 + x (F2 + (1-x)(F3 + x (F4 + (1-x)(F5 + x F6)))))).
 
-The 5(4) pair (6 stages, FSAL, error exponent -1/5, scipy's RMS error norm) is the cheap
-step for short, event-limited steps: its quartic interpolant z + h sum_k Q_k x^(k+1) needs no
-extra evaluations and is returned in the same nested basis (F0..F6), so that everything
-downstream (dense evaluation, crossing search) is shared.
+The low-order pairs (:class:`LowPair`: Dormand-Prince 5(4), 6 stages, error exponent -1/5, and Bogacki-Shampine
+3(2), 3 stages, -1/3; both FSAL, scipy's RMS error norm) are the cheap steps for short, event-limited steps
+(:mod:`control` chooses): their interpolants z + h sum_k Q_k x^(k+1) (quartic, cubic) need no extra evaluations and
+are returned in the same nested basis (F0..F6), so that everything downstream (dense evaluation, crossing search) is
+shared.
 """
 
 from __future__ import annotations
@@ -192,8 +193,6 @@ class LowPair:
 
 RK45 = LowPair("rk45", _RK45.A, _RK45.B, _RK45.C, _RK45.E, _RK45.P, _RK45.error_estimator_order)
 RK23 = LowPair("rk23", _RK23.A, _RK23.B, _RK23.C, _RK23.E, _RK23.P, _RK23.error_estimator_order)
-ORDER_RK45 = RK45.order  # 4: exponent -1/5
-N_STAGES_RK45 = RK45.stages
 
 
 def step_low(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray, pair: LowPair = RK45) -> StepResult:
