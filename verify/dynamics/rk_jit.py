@@ -1,6 +1,7 @@
-"""Compiled Dormand-Prince 5(4) and 8(5,3) steps for the built-in fields in a fixed mode.
+"""Compiled low-order (Bogacki-Shampine 3(2), Dormand-Prince 5(4)) and DOP853 steps for the built-in fields in a fixed
+mode.
 
-The same steps as :func:`stepper.step_rk45` followed by :func:`stepper.dense_matrix_rk45`, and
+The same steps as :func:`stepper.step_low` followed by :func:`stepper.dense_matrix_low`, and
 :func:`stepper.step` followed by :func:`stepper.dense_matrix` (the references, compared in the
 tests), with the stages evaluated by :func:`field_jit.form_rhs` (or its BLAS form) inside one compiled call: no
 Python between stages. Used by the event engine whenever the loss is a built-in one and every
@@ -21,9 +22,9 @@ from verify.dynamics import stepper
 from verify.dynamics.field_jit import field_workspace, form_rhs, form_rhs_blas, uses_blas
 from verify.dynamics.filippov_jit import filippov_S
 
-# dense matrix F (7, N) = step * DENSE @ K: quartic interpolant's monomials -> nested basis
+# (A, B, C, E, dense) of control.PAIRS' low-order pairs; dense: the stages -> the nested-basis dense matrix over step
 TABLEAUS = tuple(tuple(np.ascontiguousarray(a, dtype=float) for a in (p.A, p.B, p.C, p.E, p.dense))
-                 for p in (stepper.RK23, stepper.RK45))  # (A, B, C, E, dense) of engine.PAIRS' low-order pairs
+                 for p in (stepper.RK23, stepper.RK45))
 TABLEAU_853 = (np.ascontiguousarray(stepper._A), np.ascontiguousarray(stepper._B), np.ascontiguousarray(stepper._C),
                np.ascontiguousarray(stepper._E3), np.ascontiguousarray(stepper._E5))
 DENSE_853 = (np.ascontiguousarray(stepper._A_EXTRA), np.ascontiguousarray(stepper._C_EXTRA),
@@ -130,7 +131,7 @@ def low_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarr
     N = z.size
     z_new, f_new, F = np.empty(N), np.empty(N), np.empty((dense.shape[0], N))
     err = low_step_into(z_new, f_new, F, step_workspace(X.shape[0], d, h, N), s, z, f, step, rtol, atol, S, X, y,
-                         sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C, E, dense)
+                        sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C, E, dense)
     return z_new, f_new, err, F
 
 
