@@ -19,8 +19,8 @@ pair as the last trial continues at its controller's proposal (``step``, which k
 rule); a pair taken over from another starts at its own size, capped by the event cap.
 
 :class:`Cursor` is this memory in the Python iteration (:meth:`engine.Engine.iterate`, the reference);
-:func:`loop_jit.run` makes the same decisions, with :func:`choose_pair` and the same arithmetic, on its copies of
-it.
+:func:`loop_jit.run` keeps its copies of it and makes the same decisions with the same kernels (:func:`propose`,
+:func:`accepted_sizes`, :func:`mean_gap`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from verify.dynamics import stepper
 PAIRS = (stepper.RK23, stepper.RK45, None)  # None: DOP853
 DOP853 = 2
 LOW_ORDERS = np.array([p.order for p in PAIRS[:DOP853]], dtype=np.int64)  # the low-order pairs' error orders
-PAIR_EVALS = np.array([3.0, 6.0, 15.0])  # new evaluations of an accepted step: 3(2), 5(4), DOP853 with dense output
+# new evaluations of an accepted step: 3(2), 5(4) (their stages, the FSAL slope included), DOP853 with its dense output
+PAIR_EVALS = np.array([p.stages for p in PAIRS[:DOP853]] + [stepper.N_STAGES + stepper.N_DENSE_EXTRA], dtype=float)
 CHEAP_STEPS = 4  # accepted steps after an event point in which the pair is chosen by cost
 EVENT_CAP = 5.0  # after a step cut at an event, the next step is at most this times the used part
 
@@ -61,6 +62,34 @@ def mean_gap(gap: float, interval: float) -> float:
     """The running mean of the distance between event points, (3 gap + interval) / 4 (the first interval as is): a
     cluster of near-simultaneous events does not make the next gap look tiny."""
     return interval if not gap > 0.0 else 0.75 * gap + 0.25 * interval
+
+
+@numba.njit(cache=True)
+def propose(gap: float, s: float, s_event: float, own: np.ndarray, calm: int, step: float, last_pair: int, lim: float) -> tuple[int, float]:
+    """The pair of the next trial step and its size before it is shortened to land on a target: by cost
+    (:func:`choose_pair`, the distance being the larger of the mean gap and the distance gone since the last event)
+    for CHEAP_STEPS steps after an event, else DOP853; the last pair continues at its controller's proposal ``step``,
+    a pair taken over starts at its own size capped by ``lim`` (an untried one at ``step``)."""
+    pair = choose_pair(max(gap, s - s_event), own) if calm < CHEAP_STEPS else DOP853
+    return pair, (step if pair == last_pair or not own[pair] > 0.0 else min(own[pair], lim))
+
+
+@numba.njit(cache=True)
+def accepted_sizes(h: float, err: float, rejected: bool, order: int, proposed: float, landed: bool, max_step: float, x_ev: float) -> tuple[float, float, float]:
+    """After an accepted trial at size h with error err: (the next proposal, the pair's own size, the event cap lim).
+    The proposal keeps the no-growth-after-rejection rule, the own size does not; ``landed`` (shortened from
+    ``proposed`` to land on a target): the controller's proposal stands; both at most ``max_step``. Cut at x_ev <= 1
+    (an event): lim = max(EVENT_CAP x_ev h, h / 2) (the next event is probably about as far), and the proposal at most
+    lim; else lim = inf."""
+    h_next = stepper.next_size(h, err, rejected, order)
+    h_free = stepper.next_size(h, err, False, order)
+    if landed:
+        h_next, h_free = max(h_next, proposed), max(h_free, proposed)
+    h_next, lim = min(h_next, max_step), np.inf
+    if x_ev <= 1.0:
+        lim = max(EVENT_CAP * x_ev * h, 0.5 * h)
+        h_next = min(h_next, lim)
+    return h_next, min(h_free, max_step), lim
 
 
 def pair_order(pair: int) -> int:
@@ -91,10 +120,8 @@ class Cursor:
     s_event: float = 0.0
 
     def propose(self) -> tuple[int, float]:
-        """The pair of the next trial step and its size (before it is shortened to land on a target)."""
-        pair = choose_pair(max(self.gap, self.s - self.s_event), self.own) if self.calm < CHEAP_STEPS else DOP853
-        own = self.own[pair]
-        return pair, (self.step if pair == self.pair or not own > 0.0 else min(own, self.lim))
+        """The pair of the next trial step and its size (:func:`propose`)."""
+        return propose(self.gap, self.s, self.s_event, self.own, self.calm, self.step, self.pair, self.lim)
 
     def reject(self, pair: int, h: float, err: float) -> None:
         """After a failed trial of ``pair`` at size h (err >= 1 or not finite)."""
@@ -104,21 +131,10 @@ class Cursor:
     def accept(self, pair: int, h: float, err: float, proposed: float, landed: bool, max_step: float, x_ev: float) -> None:
         """After an accepted trial of ``pair`` at size h (``landed``: shortened from ``proposed`` to land on a
         target, whose proposal then stands), cut at x_ev of the step when x_ev <= 1 (an event)."""
-        order = pair_order(pair)
-        h_next = stepper.next_size(h, err, self.rejected, order)
-        h_free = stepper.next_size(h, err, False, order)  # the pair's own size, for the choice of pair
-        if landed:
-            h_next, h_free = max(h_next, proposed), max(h_free, proposed)
-        h_next = min(h_next, max_step)
-        self.own[pair], self.pair = min(h_free, max_step), pair
-        self.rejected = False
-        self.calm += 1
-        self.lim = math.inf
-        if x_ev <= 1.0:
-            cap = max(EVENT_CAP * x_ev * h, 0.5 * h)  # the next event is probably about as far
-            self.lim, self.calm = cap, 0
-            h_next = min(h_next, cap)
-        self.step = h_next
+        self.step, self.own[pair], self.lim = accepted_sizes(h, err, self.rejected, pair_order(pair), proposed, landed,
+                                                             max_step, x_ev)
+        self.pair, self.rejected = pair, False
+        self.calm = 0 if x_ev <= 1.0 else self.calm + 1
 
     def at_event(self, s: float) -> None:
         """The cursor moved to an event point at s."""

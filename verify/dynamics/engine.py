@@ -74,7 +74,7 @@ from typing import Callable
 import numpy as np
 
 from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_jit, scan, stepper, switching
-from verify.dynamics.control import CHEAP_STEPS, EVENT_CAP, LOW_ORDERS, PAIRS, Cursor
+from verify.dynamics.control import LOW_ORDERS, PAIRS, Cursor
 from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
@@ -331,8 +331,8 @@ class CompiledLoop:
         self.args = (float(s_grid[-1]), float(max_step), float(eng.rtol), eng.step_rtol_vec,
                      np.zeros(N) if per_neuron else np.ascontiguousarray(eng.atol, dtype=float), per_neuron)
         self.consts = (X, eng.xnorm, np.ascontiguousarray(eng.K), y, sgn, r_ref, float(eng.alpha), int(loss), bool(train_v),
-                       bool(polar), bool(eng.log_time), bool(eng.land_on_samples), shared, form.block.start, h, d, SURFACE_TOL, CHEAP_STEPS,
-                       EVENT_CAP, MAX_NULL_RESTARTS, CHECKPOINT_STEPS)
+                       bool(polar), bool(eng.log_time), bool(eng.land_on_samples), shared, form.block.start, h, d, SURFACE_TOL,
+                       MAX_NULL_RESTARTS, CHECKPOINT_STEPS)
         cap = max(4096, 4 * (n * h + h))
         self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
         self.pairs = np.empty((n * h, 2), dtype=np.int64)

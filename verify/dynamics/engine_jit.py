@@ -21,16 +21,21 @@ def block_norm(z: np.ndarray, base: int, d: int) -> float:
     return np.sqrt(acc)
 
 
+@numba.njit(cache=True, inline="always")
+def row_norm(V: np.ndarray, j: int) -> float:
+    """||V[j]|| of a 2-d V, as :func:`block_norm` sums it (by position: no row view)."""
+    acc = 0.0
+    for q in range(V.shape[1]):
+        acc += V[j, q] * V[j, q]
+    return np.sqrt(acc)
+
+
 @numba.njit(cache=True)
 def row_norms(V: np.ndarray) -> np.ndarray:
-    """||V[j]|| for each row (:func:`block_norm`'s sum)."""
-    h, d = V.shape
-    out = np.empty(h)
-    for j in range(h):
-        acc = 0.0
-        for q in range(d):
-            acc += V[j, q] * V[j, q]
-        out[j] = np.sqrt(acc)
+    """||V[j]|| for each row (:func:`row_norm`)."""
+    out = np.empty(V.shape[0])
+    for j in range(V.shape[0]):
+        out[j] = row_norm(V, j)
     return out
 
 
@@ -62,10 +67,7 @@ def rearm(armed: np.ndarray, side: np.ndarray, X: np.ndarray, V: np.ndarray, xno
             if armed[i, j] or side[i, j] == 0:
                 continue
             if vn < 0.0:
-                acc = 0.0
-                for q in range(d):
-                    acc += V[j, q] * V[j, q]
-                vn = np.sqrt(acc)
+                vn = row_norm(V, j)
             e = 0.0
             for q in range(d):
                 e += X[i, q] * V[j, q]

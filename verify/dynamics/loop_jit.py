@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from verify.dynamics import engine_jit, rk_jit, scan, switching
-from verify.dynamics.control import DOP853, choose_pair, mean_gap
+from verify.dynamics.control import DOP853, accepted_sizes, mean_gap, propose
 from verify.dynamics.field_jit import data_weights, form_rhs, form_rhs_blas, output_factors, preact, preact_any_into, uses_blas
 from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
@@ -126,8 +126,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
 @numba.njit(cache=True)
 def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
         S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int, train_v: bool, polar: bool,
-        log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, cheap_steps: int,
-        event_cap: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
+        log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
         dense853, cheb, der):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
     n, N = X.shape[0], z.size
@@ -153,8 +152,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         if ks[4] + n * h + h > ev_t.size:
             status = FLUSH
             break
-        pair = choose_pair(max(gap, s - s_event), own) if calm < cheap_steps else DOP853
-        proposed = step if pair == last_pair or not own[pair] > 0.0 else min(own[pair], lim)
+        pair, proposed = propose(gap, s, s_event, own, calm, step, last_pair, lim)
         target = s_grid[k] if land and k < n_times else s_end
         last = proposed >= target - s
         if not last and not proposed >= MIN_STEP_REL * max(1.0, abs(s)):
@@ -210,19 +208,11 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         stats[STAT_STEPS] += 1
         accepted += 1
         err_sum += err * rtol
-        h_next = next_size(hs, err, rejected, order)
-        h_free = next_size(hs, err, False, order)
-        if last and hs < proposed:
-            h_next, h_free = max(h_next, proposed), max(h_free, proposed)
-        h_next = min(h_next, max_step)
-        own[pair], last_pair = min(h_free, max_step), pair
-        rejected = False
-        calm += 1
-        lim = np.inf
+        h_next, own[pair], lim = accepted_sizes(hs, err, rejected, order, proposed, last and hs < proposed, max_step,
+                                                x_ev)
+        last_pair, rejected = pair, False
+        calm = 0 if x_ev <= 1.0 else calm + 1
         if x_ev <= 1.0:
-            cap = max(event_cap * x_ev * hs, 0.5 * hs)
-            lim, calm = cap, 0
-            h_next = min(h_next, cap)
             engine_jit.dense_point_into(z_new, z, F, x_ev)
             z[:] = z_new
             s = s + x_ev * hs

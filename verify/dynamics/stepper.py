@@ -43,6 +43,7 @@ _E5 = _dop.E5
 _D = _dop.D
 _A_EXTRA = _dop.A[N_STAGES + 1 :]
 _C_EXTRA = _dop.C[N_STAGES + 1 :]
+N_DENSE_EXTRA = _C_EXTRA.size  # DOP853's dense output: 3 more evaluations
 ORDER = 7  # error exponent -1/(ORDER + 1), as in scipy
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 MIN_STEP_REL = 1e-15  # a step below MIN_STEP_REL max(1, |s|) barely moves s in float64: the run has failed
@@ -170,8 +171,9 @@ _FROM_MONOMIAL = np.linalg.inv(MONOMIAL)[1:]  # monomial coefficients -> (F0..F6
 @dataclass(frozen=True, eq=False)
 class LowPair:
     """An explicit Runge-Kutta pair with a free interpolant, as scipy's: tableau A, B, C, error weights E (over the
-    stages and the FSAL slope), interpolant P (monomials x, x^2, ... of z + h sum_k Q_k x^(k+1), Q = P^T K), the
-    order of its error estimate (the controller's exponent -1/(order + 1)) and its new evaluations per step."""
+    stages and the FSAL slope), interpolant P (monomials x, x^2, ... of z + h sum_k Q_k x^(k+1), Q = P^T K) and the
+    order of its error estimate (the controller's exponent -1/(order + 1)); ``stages``: its new evaluations per step
+    (the FSAL slope included)."""
 
     name: str
     A: np.ndarray
