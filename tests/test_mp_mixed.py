@@ -101,3 +101,40 @@ def test_high_dps_takes_the_all_mpfr_path():
     assert hi.stats["all_mp_steps"] == hi.stats["steps"] and lo.stats["all_mp_steps"] == 0 and len(hi.events) == 8
     assert [(e.i, e.j, e.kind) for e in hi.events] == [(e.i, e.j, e.kind) for e in lo.events]
     assert max_rel(lo.W, hi.W, 300) < 1e-58
+
+
+def test_logistic_margins_beyond_float64s_exp_range_stay_mixed(monkeypatch):
+    """Two points fitted with margins of ~900 (exp(900) overflows float64): the float64 and double-double orders stay
+    finite (series: the shifted exponential), so no step falls back to all-mpfr orders (all three did), and the run
+    agrees with the all-mpfr path."""
+    from verify.dynamics.field import NetworkField
+
+    X = np.array([[30.0, 1.0], [0.01, 0.02], [0.01, -0.03], [-30.0, 2.0]])
+    field = NetworkField(X, np.array([1.0, 1.0, -1.0, -1.0]), "logistic")
+    W0, v0 = np.array([[1.0, 0.2], [-1.0, 0.3]]), np.array([30.0, -30.0])
+    mixed = solve_mp(field, W0, v0, [0.5, 2.0], dps=30)
+    assert mixed.stats["all_mp_steps"] == 0 and mixed.stats["steps"] >= 3 and mixed.stats["dd_orders"] > 0
+    monkeypatch.setattr(engine, "MIXED_MAX_DIGITS", 0)
+    full = solve_mp(field, W0, v0, [0.5, 2.0], dps=30)
+    assert [(e.i, e.j, e.kind) for e in mixed.events] == [(e.i, e.j, e.kind) for e in full.events]
+    assert max_rel(mixed.W, full.W, 50) < 1e-29
+
+
+def test_slow_flow_whose_float64_orders_underflow_steps_at_a_lower_order(monkeypatch):
+    """Margins of ~25 make the flow slow (|g| ~ 1e-11): the coefficient sizes fall by ~1e-10 per order and leave
+    float64's range before order N = 38, so the step to t = 1e8 was taken with every order in mpfr; it now takes the
+    highest order whose sizes stay representable (step.representable_order) and agrees with the all-mpfr path."""
+    from verify.dynamics.field import NetworkField
+    from verify.dynamics.mp.step import representable_order
+
+    field = NetworkField(np.array([[1.0, 0.2], [0.8, -0.3], [-1.0, 0.1]]), np.array([1.0, 1.0, -1.0]), "exp")
+    W0, v0 = np.array([[5.0, 0.0], [-5.0, 0.5]]), np.array([6.0, -6.0])
+    mixed = solve_mp(field, W0, v0, [1e3, 1e8], dps=30)
+    assert mixed.stats["all_mp_steps"] == 0
+    monkeypatch.setattr(engine, "MIXED_MAX_DIGITS", 0)
+    full = solve_mp(field, W0, v0, [1e3, 1e8], dps=30)
+    assert full.stats["all_mp_steps"] == full.stats["steps"]
+    assert [(e.i, e.j, e.kind) for e in mixed.events] == [(e.i, e.j, e.kind) for e in full.events]
+    assert max_rel(mixed.W, full.W, 50) < 1e-29
+    assert representable_order([1.0, 1e-10, 1e-270, 1e-279, 1e-290, 1e-300]) == 3
+    assert representable_order([1.0, 0.5, 0.25]) == 2 and representable_order([1.0, 0.0, 0.0]) == 2

@@ -131,3 +131,28 @@ def test_a_planted_double_double_error_is_measured_and_priced(monkeypatch: pytes
     assert bad.stats["dd_orders"] < clean.stats["dd_orders"]
     gap = max(abs(a - b) for a, b in zip(np.asarray(bad.W).ravel(), np.asarray(clean.W).ravel()))  # mpf: exact
     assert float(gap) <= 10 * (float(clean.error_estimate) + float(bad.error_estimate)), (gap, bad.error_estimate)
+
+
+def test_logistic_orders_at_margins_beyond_float64s_exp_range() -> None:
+    """Margins y_i f_i up to ~2700: exp(y f) leaves float64's range from 709 on, where the unshifted recurrence's
+    float64 and double-double orders were nan (and the mp backend took every order of such a step in mpfr). With the
+    shifted exp(a - max(a_0, 0)) every order is finite and as accurate as at small margins."""
+    p = problem(4, "cartesian", 0.3)
+    p["A0"], p["b0"] = 30.0 * p["A0"], 30.0 * p["b0"]
+    with num.context(200):
+        truth, rec_f = recurrences(p, "cartesian", "logistic", True)
+        truth.extend(CAP)
+        margins = (truth.aux[0]).astype(float)
+        assert margins.max() > 1000.0 and margins.min() < -709.0
+        rec_f.extend(CAP)
+        assert rec_f.compiled and np.all(np.isfinite(rec_f.A)) and np.all(np.isfinite(rec_f.b))
+        seed, _ = recurrences(p, "cartesian", "logistic", True)
+        seed.extend(1)
+        dd = series_dd.double_double(seed, rec_f)
+        assert dd is not None
+        dd.extend(CAP)
+        assert dd.usable(1, CAP)
+        for name in series_dd.STATE:
+            assert per_order_error(num.vec(getattr(rec_f, name)), getattr(truth, name)) <= 1e-12, name
+            got = np.stack([dd.state(name, k) for k in range(CAP + 1)])
+            assert per_order_error(got, getattr(truth, name)) <= 1e-27, name

@@ -1,7 +1,7 @@
 """The integration loop of the mp backend: Taylor steps per mode, exact events, switching.
 
 One step from (t, z) in the current mode (:class:`planning.Planning`): the series of the scaled
-moving rows, in float64 to order N1 (N when no event cuts the step) and in mpfr to the least
+moving rows, in float64 to order N (lower where the float64 orders underflow or overflow) and in mpfr to the least
 order K that the float64 tail allows; the step h_max from the series' tail; the float64 screen of
 the pairs and the first estimated event, which cuts the step to h (a hair past it). Then the exact
 search on the kept pairs (:class:`locate.Locating`), the samples from the series, and at an event

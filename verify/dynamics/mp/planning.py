@@ -1,10 +1,11 @@
 """Planning one step of the mp backend: series, step length, screened pairs, the orders' arithmetic.
 
 1. Scale each Cartesian neuron by a power of two sigma_j (exact) and run the series recurrence
-   (:mod:`series`) in float64 to order N (compiled). If the float64 series overflows or its last
-   terms underflow at N, its orders up to N1 = max(8, (N + 1) / 2) serve a step that an event cuts
-   or that reaches the end; otherwise (or for dps > 238, tol beyond float64's range) the series
-   is computed in mpfr to order N and the rest of the step uses its float64 copy.
+   (:mod:`series`) in float64 to order N (compiled). If its last terms underflow at N, its orders up
+   to the highest order n >= N1 = max(8, (N + 1) / 2) that does not underflow serve the step
+   (:func:`step.representable_order`); if it overflows at N, its orders up to N1 serve a step that
+   an event cuts or that reaches the end; otherwise (or for dps > 238, tol beyond float64's range)
+   the series is computed in mpfr to order N and the rest of the step uses its float64 copy.
 2. Step length h_max from the tail of the series (:mod:`integrator`).
 3. Screen every pair's preactivation polynomial in float64 (:mod:`screen`): pairs that cannot
    cross on [0, h_max] drop out; the first float64 root of the others sets the step length.
@@ -29,7 +30,7 @@ from verify.dynamics.mp.integrator import DD_FIRST_MEASURED, DD_PER_F64, DD_REL_
 from verify.dynamics.mp.num import INF, mpfr
 from verify.dynamics.mp.series import Recurrence
 from verify.dynamics.mp.series_dd import DoubleDouble, double_double
-from verify.dynamics.mp.step import Pairs, Step, finite, normalised, slide_polys, underflow
+from verify.dynamics.mp.step import Pairs, Step, finite, normalised, representable_order, slide_polys
 
 
 def worst_gap(seen: dict[int, float], orders: range, a: list, scale: np.ndarray,
@@ -68,18 +69,25 @@ class Planning:
 
     def prepare(self, cols: np.ndarray, remaining) -> tuple:
         """The plan of one step (:meth:`plan`): float64 orders for the high part where they are finite and do
-        not underflow, at the full order N; where they overflow or underflow at N, at order N1 = max(8, (N + 1) // 2)
-        if an event cuts the step or it reaches the end; else every order in mpfr."""
+        not underflow, at the full order N; where they underflow at N, at the highest order n >= N1 =
+        max(8, (N + 1) // 2) where they do not; where they overflow at N, at order N1 if an event cuts the step or it
+        reaches the end; else every order in mpfr."""
         N = self.order
+        low = min(N, max(8, (N + 1) // 2))
         rec_m, rec_f, e = self.series(cols)
         if self.mixed:
-            for order in dict.fromkeys((N, min(N, max(8, (N + 1) // 2)))):
+            for order in dict.fromkeys((N, low)):
                 part = rec_f if order == rec_f.k else rec_f.truncated(order)
                 if not finite(part):
                     continue
                 plan = self.plan(cols, e, rec_m, part, True, remaining)
                 a, h_max, x_est = plan[1], plan[2], plan[5]
-                if not underflow(a) and (order == N or x_est < 1 or h_max >= remaining):
+                top = representable_order(a)
+                if top < order:
+                    if top >= low:
+                        return self.plan(cols, e, rec_m, rec_f.truncated(top), True, remaining)
+                    continue
+                if order == N or x_est < 1 or h_max >= remaining:
                     return plan
         rec_m.extend(N)
         return self.plan(cols, e, rec_m, rec_m.floats(), False, remaining)

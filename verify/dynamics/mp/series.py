@@ -21,8 +21,11 @@ The products M Q and M^T Y are float64 matrix products, or in mpfr sums over the
 matrix product.
 Loss g_i = -l'(y_i, f_i), by the loss's declared ``Loss.family`` (:class:`~verify.model.losses.Family`):
     EXP:       a = -y f, e = exp(a), g = y e        (e_k = (1/k) sum_{m=1}^k m a_m e_{k-m})
-    LOGISTIC:  a = y f, e = exp(a), q = 1/(1 + e), g = c y q  (c = ``Loss.scale``: 1 logistic, 2 logistic2;
-               q_k = -q_0 sum_{m=1}^k e_m q_{k-m})
+    LOGISTIC:  a = y f, q = 1/(1 + exp(a)), g = c y q  (c = ``Loss.scale``: 1 logistic, 2 logistic2), through the
+               shifted e = exp(a - c0), c0 = max(a_0, 0) (e_0 <= 1: nothing overflows at large margins, where
+               exp(a_0) leaves float64's range from a_0 > 709 and its orders were nan): with lam = exp(-c0) and
+               inv0 = 1/(lam + e_0), q_0 = lam inv0 and q_k = -inv0 sum_{m=1}^k e_m q_{k-m} (for a_0 <= 0, c0 = 0:
+               the unshifted recurrence, operation for operation)
     SQUARE:    g = y - f
     POLY:      z = y f, q = 1 - z / sqrt(1 + z^2), g = y q. With s0 = sqrt(1 + z_0^2) (hypot),
                zeta = z / s0, c~ = (1 + z^2) / s0^2 (c~_0 = 1, c~_k = sum_{j=0}^k zeta_j zeta_{k-j}),
@@ -181,7 +184,7 @@ class Recurrence:
         self.ex = ar.empty((cap, n))  # exp(a)
         self.q = ar.empty((cap, n))  # 1/(1 + exp(a)); poly: 1 - z/sqrt(1 + z^2)
         self.cc = ar.empty((cap, n)) if self.family is Family.POLY else None  # poly: (1 + z^2) / s0^2
-        self.pinv = None  # poly: 1 / s0 = 1 / sqrt(1 + z_0^2), set at order 0
+        self.inv0 = None  # set at order 0: poly 1 / s0 = 1 / sqrt(1 + z_0^2); logistic 1 / (lam + e_0)
         self.ka = ar.empty((cap, n))  # k a_k (poly: k zeta_k), kept for the sums of later orders
         self.E = ar.empty((cap, m)) if form == "polar" else None
         self.kb = ar.empty((cap, m)) if form == "polar" else None  # k b_k (polar)
@@ -205,15 +208,15 @@ class Recurrence:
     def _extend_compiled(self, target: int) -> None:
         """Field orders k..target-1 by :func:`series_jit.extend` (float64, no sliding neuron)."""
         n, m = self.X.shape[0], self.A.shape[1]
-        if self.pinv is None:
-            self.pinv = np.empty(n)
+        if self.inv0 is None:
+            self.inv0 = np.empty(n)
         none = np.empty((0, m))
         flat = (lambda a: np.array(a, dtype=np.float64, order="C"))  # writable C copies: one compiled signature
         series_jit.extend(int(self.k), int(target), self.form == "polar", series_jit.FAMILY_CODES[self.family],
                           float(self.scale), bool(self.train_v), flat(self.X), flat(self.y), flat(self.prod.M),
                           flat(self.weight), np.empty(0) if self.s is None else flat(self.s),
                           self.A, self.b, self.G, self.g, self.f, self.aux, self.ex, self.q,
-                          none if self.cc is None else self.cc, self.pinv, self.ka, none if self.E is None else self.E,
+                          none if self.cc is None else self.cc, self.inv0, self.ka, none if self.E is None else self.E,
                           none if self.kb is None else self.kb, none if self.rho is None else self.rho)
         self.k = target
 
@@ -262,7 +265,8 @@ class Recurrence:
         a, ex = self.aux, self.ex
         a[k] = self.neg_y * f[k] if family is Family.EXP else y * f[k]
         if k == 0:
-            ex[0] = self.ar.exp(a[0])
+            shift = np.where(a[0] > 0, a[0], self.ar.zero) if family is Family.LOGISTIC else None
+            ex[0] = self.ar.exp(a[0] if shift is None else a[0] - shift)
         else:
             self.ka[k] = k * a[k]
             ex[k] = (self.ka[1 : k + 1] * ex[k - 1 :: -1]).sum(0) / k
@@ -271,9 +275,11 @@ class Recurrence:
             return
         q = self.q
         if k == 0:
-            q[0] = 1 / (1 + ex[0])
+            lam = self.ar.exp(-shift)
+            self.inv0 = 1 / (lam + ex[0])
+            q[0] = lam * self.inv0
         else:
-            q[k] = -q[0] * (ex[1 : k + 1] * q[k - 1 :: -1]).sum(0)
+            q[k] = -self.inv0 * (ex[1 : k + 1] * q[k - 1 :: -1]).sum(0)
         self.g[k] = (y if self.scale == 1 else self.scale * y) * q[k]
 
     def _poly_order(self, k: int) -> None:
@@ -282,17 +288,17 @@ class Recurrence:
         zeta, cc, u, q = self.aux, self.cc, self.ex, self.q
         if k == 0:
             z0 = y * self.f[0]
-            self.pinv, q[0] = _poly_start(self.ar, z0)
-            zeta[0] = z0 * self.pinv
+            self.inv0, q[0] = _poly_start(self.ar, z0)
+            zeta[0] = z0 * self.inv0
             cc[0] = self.ar.empty(z0.shape) + 1
             u[0] = self.ar.empty(z0.shape) + 1
         else:
-            zeta[k] = y * self.f[k] * self.pinv
+            zeta[k] = y * self.f[k] * self.inv0
             self.ka[k] = k * zeta[k]
             cc[k] = (zeta[: k + 1] * zeta[k::-1]).sum(0)
             js = self.ks[1 : k + 1, None]
             u[k] = -((js + 2 * k) * cc[1 : k + 1] * u[k - 1 :: -1]).sum(0) / (2 * k)  # integer weights: exact in mpfr
-            q[k] = -(self.pinv * self.pinv) * (self.ka[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
+            q[k] = -(self.inv0 * self.inv0) * (self.ka[1 : k + 1] * u[k - 1 :: -1]).sum(0) / k
         self.g[k] = y * q[k]
 
     def truncated(self, order: int) -> "Recurrence":
@@ -306,7 +312,7 @@ class Recurrence:
         """A float64 copy of the coefficients computed so far (for screening and step control)."""
         out = copy.copy(self)
         out.ar = F64
-        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "cc", "pinv", "E", "rho", "ka", "kb", "neg_y"):
+        for name in ("A", "b", "G", "g", "f", "aux", "ex", "q", "cc", "inv0", "E", "rho", "ka", "kb", "neg_y"):
             arr = getattr(self, name)
             if arr is not None:
                 setattr(out, name, arr.astype(float))

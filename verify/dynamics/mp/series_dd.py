@@ -98,7 +98,7 @@ def div(ah: float, al: float, b: float) -> tuple[float, float]:
 
 @numba.njit(cache=True)
 def _loss_order(k: int, family: int, scl: float, y: np.ndarray, f: np.ndarray, g: np.ndarray, aux: np.ndarray,
-                ex: np.ndarray, q: np.ndarray, cc: np.ndarray, pinv: np.ndarray, ka: np.ndarray) -> None:
+                ex: np.ndarray, q: np.ndarray, cc: np.ndarray, inv0: np.ndarray, ka: np.ndarray) -> None:
     """g_k (k >= 1) from f_0..f_k: the loss orders of ``series_jit._loss_order`` in double-double."""
     for i in range(y.shape[0]):
         yi = y[i]
@@ -107,7 +107,7 @@ def _loss_order(k: int, family: int, scl: float, y: np.ndarray, f: np.ndarray, g
             continue
         if family == 3:
             h, l = scale(f[k, i, 0], f[k, i, 1], yi)
-            aux[k, i, 0], aux[k, i, 1] = mul(h, l, pinv[i, 0], pinv[i, 1])
+            aux[k, i, 0], aux[k, i, 1] = mul(h, l, inv0[i, 0], inv0[i, 1])
             ka[k, i, 0], ka[k, i, 1] = scale(aux[k, i, 0], aux[k, i, 1], float(k))
             sh, sl = 0.0, 0.0
             for m in range(k + 1):
@@ -124,7 +124,7 @@ def _loss_order(k: int, family: int, scl: float, y: np.ndarray, f: np.ndarray, g
             for m in range(1, k + 1):
                 h, l = mul(ka[m, i, 0], ka[m, i, 1], ex[k - m, i, 0], ex[k - m, i, 1])
                 sh, sl = add(sh, sl, h, l)
-            ph, pl = mul(pinv[i, 0], pinv[i, 1], pinv[i, 0], pinv[i, 1])
+            ph, pl = mul(inv0[i, 0], inv0[i, 1], inv0[i, 0], inv0[i, 1])
             h, l = mul(-ph, -pl, sh, sl)
             q[k, i, 0], q[k, i, 1] = div(h, l, float(k))
             g[k, i, 0], g[k, i, 1] = scale(q[k, i, 0], q[k, i, 1], yi)
@@ -143,7 +143,7 @@ def _loss_order(k: int, family: int, scl: float, y: np.ndarray, f: np.ndarray, g
         for m in range(1, k + 1):
             h, l = mul(ex[m, i, 0], ex[m, i, 1], q[k - m, i, 0], q[k - m, i, 1])
             sh, sl = add(sh, sl, h, l)
-        q[k, i, 0], q[k, i, 1] = mul(-q[0, i, 0], -q[0, i, 1], sh, sl)
+        q[k, i, 0], q[k, i, 1] = mul(-inv0[i, 0], -inv0[i, 1], sh, sl)
         g[k, i, 0], g[k, i, 1] = scale(q[k, i, 0], q[k, i, 1], scl * yi)
 
 
@@ -166,7 +166,7 @@ def _slopes_times(M: np.ndarray, Q: np.ndarray, out: np.ndarray, transposed: boo
 @numba.njit(cache=True)
 def extend(k0: int, k1: int, polar: bool, family: int, scl: float, train_v: bool, X: np.ndarray, y: np.ndarray,
            M: np.ndarray, weight: np.ndarray, s: np.ndarray, A: np.ndarray, b: np.ndarray, G: np.ndarray, g: np.ndarray,
-           f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, pinv: np.ndarray,
+           f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, inv0: np.ndarray,
            ka: np.ndarray, E: np.ndarray, kb: np.ndarray, rho: np.ndarray) -> None:
     """Field orders k0..k1-1 (k0 >= 1: order 0 is the seed), i.e. state orders k0+1..k1, in place: the recurrence of
     ``series_jit.extend`` on (hi, lo) pairs (trailing axis of every array)."""
@@ -200,7 +200,7 @@ def extend(k0: int, k1: int, polar: bool, family: int, scl: float, train_v: bool
                 h, lo = scale(R[i, c, 0], R[i, c, 1], X[i, c])
                 fh, fl = add(fh, fl, h, lo)
             f[k, i, 0], f[k, i, 1] = fh, fl
-        _loss_order(k, family, scl, y, f, g, aux, ex, q, cc, pinv, ka)
+        _loss_order(k, family, scl, y, f, g, aux, ex, q, cc, inv0, ka)
         for i in range(n):
             for c in range(d):
                 Y[i, c, 0], Y[i, c, 1] = scale(g[k, i, 0], g[k, i, 1], X[i, c])
@@ -290,9 +290,9 @@ class DoubleDouble:
             seeded = 2 if name in STATE else 1
             seeds.append((out[:seeded], src[:seeded]))
             self.arrays[name] = out
-        self.pinv = np.zeros(rec.pinv.shape + (2,)) if rec.pinv is not None else np.zeros((0, 2))
-        if rec.pinv is not None:
-            seeds.append((self.pinv, rec.pinv))
+        self.inv0 = np.zeros(rec.inv0.shape + (2,)) if rec.inv0 is not None else np.zeros((0, 2))
+        if rec.inv0 is not None:
+            seeds.append((self.inv0, rec.inv0))
         parts = _split(np.concatenate([src.ravel() for _, src in seeds]))
         start = 0
         for target, src in seeds:
@@ -313,7 +313,7 @@ class DoubleDouble:
         X, y, M, weight, s = self.inputs
         extend(self.k, order, rec.form == "polar", series_jit.FAMILY_CODES[rec.family], float(rec.scale), bool(rec.train_v),
                X, y, M, weight, s, ar["A"], ar["b"], ar["G"], ar["g"], ar["f"], ar["aux"], ar["ex"], ar["q"], ar["cc"],
-               self.pinv, ar["ka"], ar["E"], ar["kb"], ar["rho"])
+               self.inv0, ar["ka"], ar["E"], ar["kb"], ar["rho"])
         self.k = order
 
     def usable(self, k0: int, k1: int) -> bool:

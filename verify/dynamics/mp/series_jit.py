@@ -38,7 +38,7 @@ def _poly_start(z0: float) -> tuple[float, float]:
 
 @numba.njit(cache=True)
 def _loss_order(k: int, family: int, scale: float, y: np.ndarray, f: np.ndarray, g: np.ndarray, aux: np.ndarray,
-                ex: np.ndarray, q: np.ndarray, cc: np.ndarray, pinv: np.ndarray, ka: np.ndarray) -> None:
+                ex: np.ndarray, q: np.ndarray, cc: np.ndarray, inv0: np.ndarray, ka: np.ndarray) -> None:
     """g_k = -l'(y, f)_k from f_0..f_k (``series.Recurrence._loss_order``)."""
     n = y.shape[0]
     for i in range(n):
@@ -47,12 +47,12 @@ def _loss_order(k: int, family: int, scale: float, y: np.ndarray, f: np.ndarray,
         elif family == 3:
             if k == 0:
                 z0 = y[i] * f[0, i]
-                pinv[i], q[0, i] = _poly_start(z0)
-                aux[0, i] = z0 * pinv[i]
+                inv0[i], q[0, i] = _poly_start(z0)
+                aux[0, i] = z0 * inv0[i]
                 cc[0, i] = 1.0
                 ex[0, i] = 1.0
             else:
-                aux[k, i] = y[i] * f[k, i] * pinv[i]
+                aux[k, i] = y[i] * f[k, i] * inv0[i]
                 ka[k, i] = k * aux[k, i]
                 acc = aux[0, i] * aux[k, i]
                 for l in range(1, k + 1):
@@ -65,12 +65,13 @@ def _loss_order(k: int, family: int, scale: float, y: np.ndarray, f: np.ndarray,
                 acc = ka[1, i] * ex[k - 1, i]
                 for l in range(2, k + 1):
                     acc += ka[l, i] * ex[k - l, i]
-                q[k, i] = -(pinv[i] * pinv[i]) * acc / k
+                q[k, i] = -(inv0[i] * inv0[i]) * acc / k
             g[k, i] = y[i] * q[k, i]
         else:
             aux[k, i] = (-y[i]) * f[k, i] if family == 0 else y[i] * f[k, i]
+            shift = aux[0, i] if family == 1 and aux[0, i] > 0.0 else 0.0  # logistic: e = exp(a - c0) (series)
             if k == 0:
-                ex[0, i] = math.exp(aux[0, i])
+                ex[0, i] = math.exp(aux[0, i]) if family == 0 else math.exp(aux[0, i] - shift)
             else:
                 ka[k, i] = k * aux[k, i]
                 acc = ka[1, i] * ex[k - 1, i]
@@ -81,22 +82,24 @@ def _loss_order(k: int, family: int, scale: float, y: np.ndarray, f: np.ndarray,
                 g[k, i] = y[i] * ex[k, i]
             else:
                 if k == 0:
-                    q[0, i] = 1.0 / (1.0 + ex[0, i])
+                    lam = math.exp(-shift)
+                    inv0[i] = 1.0 / (lam + ex[0, i])
+                    q[0, i] = lam * inv0[i]
                 else:
                     acc = ex[1, i] * q[k - 1, i]
                     for l in range(2, k + 1):
                         acc += ex[l, i] * q[k - l, i]
-                    q[k, i] = -q[0, i] * acc
+                    q[k, i] = -inv0[i] * acc
                 g[k, i] = (y[i] if scale == 1.0 else scale * y[i]) * q[k, i]
 
 
 @numba.njit(cache=True)
 def extend(k0: int, k1: int, polar: bool, family: int, scale: float, train_v: bool, X: np.ndarray, y: np.ndarray,
            M: np.ndarray, weight: np.ndarray, s: np.ndarray, A: np.ndarray, b: np.ndarray, G: np.ndarray, g: np.ndarray,
-           f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, pinv: np.ndarray,
+           f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, inv0: np.ndarray,
            ka: np.ndarray, E: np.ndarray, kb: np.ndarray, rho: np.ndarray) -> None:
     """Field orders k0..k1-1, i.e. state orders k0+1..k1, in place (arrays as in ``series.Recurrence``; E, kb, rho
-    and s are read in polar form only, cc and pinv for the poly family only)."""
+    and s are read in polar form only, cc for the poly family only, inv0 for the poly and logistic families)."""
     n, d = X.shape
     m = A.shape[1]
     P = np.empty((m, d))
@@ -130,7 +133,7 @@ def extend(k0: int, k1: int, polar: bool, family: int, scale: float, train_v: bo
                     acc += M[i, j] * P[j, c]
                 fi += X[i, c] * acc
             f[k, i] = fi
-        _loss_order(k, family, scale, y, f, g, aux, ex, q, cc, pinv, ka)
+        _loss_order(k, family, scale, y, f, g, aux, ex, q, cc, inv0, ka)
         for i in range(n):
             for c in range(d):
                 Y[i, c] = g[k, i] * X[i, c]

@@ -43,9 +43,22 @@ def finite(rec: Recurrence) -> bool:
     return bool(np.isfinite(rec.A[: k + 1]).all() and np.isfinite(rec.b[: k + 1]).all() and np.isfinite(rec.g[:k]).all())
 
 
+UNDERFLOW = 1e-280  # float64 coefficient sizes below this are too small for float64 (or its step-size rule)
+
+
 def underflow(a: list) -> bool:
-    """The last float64 coefficients are too small for float64 (or its step-size rule)."""
-    return bool(a[1] > 0 and min(a[-2:]) < 1e-280)
+    """The last float64 coefficient sizes a_{N-1}, a_N are below UNDERFLOW (a moving series, a_1 > 0)."""
+    return bool(a[1] > 0 and min(a[-2:]) < UNDERFLOW)
+
+
+def representable_order(a: list) -> int:
+    """The highest order n <= N = len(a) - 1 at which the float64 series does not :func:`underflow`: a slow flow's
+    sizes a_k fall geometrically (by 1e-7.5 per order on a late phase), so they leave float64's range at N while
+    the orders below n still serve a step nearly as long (its length is (tol / a_n)^(1/n))."""
+    n = len(a) - 1
+    while n > 1 and underflow(a[: n + 1]):
+        n -= 1
+    return n
 
 
 def row_exponents(Z: np.ndarray) -> np.ndarray:
