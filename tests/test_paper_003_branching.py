@@ -22,12 +22,54 @@ from properties.lyu2021_margin import datasets as D
 from properties.lyu2021_margin import quantities as Q
 from properties.lyu2021_margin import section6 as S6
 from properties.lyu2021_margin._shared import ALPHA, LOSS
+from properties.lyu2021_margin.network import phi
 from properties.lyu2021_margin.scenarios import draw_scenario
 
 
 def mu_hat(ds):
     mu = Q.mean_signed(ds.X, ds.y)
     return mu / np.linalg.norm(mu)
+
+
+def numpy_fixed_step(X, y, W, a, h, steps, kink, alpha=ALPHA):
+    """The numpy oracle of :func:`branching.fixed_step` (the paper's phi from network.py, matrix products)."""
+    X, y = np.asarray(X, float), np.asarray(y, float)
+    W, a = np.array(W, float), np.array(a, float)
+    xn, yX = np.linalg.norm(X, axis=1), y[:, None] * X
+    Ws, As, k = [], [], 0
+    for target in np.asarray(steps, int).tolist():
+        while k < target:
+            P = X @ W.T
+            tol = B.KINK_TOL * np.outer(xn, np.linalg.norm(W, axis=1))
+            S = np.where(P > tol, 1.0, np.where(P < -tol, alpha, kink))
+            f = phi(P, alpha) @ a
+            g = 0.5 * (1.0 - np.tanh(0.5 * y * f))  # -l'(q) = 1 / (1 + e^q), q = y f
+            W, a = W + h * (a[:, None] * ((g[:, None] * S).T @ yX)), a + h * ((g * y) @ phi(P, alpha))
+            k += 1
+        Ws.append(W.copy())
+        As.append(a.copy())
+    return np.array(Ws), np.array(As)
+
+
+@pytest.mark.parametrize("kink", [ALPHA, 1.0])
+@pytest.mark.parametrize("start", ["two groups", "repelling kink"])
+def test_compiled_fixed_step_is_the_numpy_euler(kink, start):
+    """The compiled Euler against its numpy oracle over 2000 steps, at both kink rules, from a two-group start and
+    from S-14's start on a kink both sides repel (where the kink rule decides the first step): equal to rounding."""
+    if start == "two groups":
+        ds = D.d_sym()
+        W, a, _, _ = B.two_group_start(ds, 3, 0.1, 0.1, seed=2)
+    else:
+        sc = B.repelling_kink_scenario(0.4, 0.1)
+        ds, W, a = sc.dataset, sc.init.W0, sc.init.v0
+    steps = np.array([1, 10, 2000])
+    W_in, a_in = W.copy(), a.copy()
+    Wc, ac = B.fixed_step(ds.X, ds.y, W, a, 1e-3, steps, kink)
+    assert np.array_equal(W, W_in) and np.array_equal(a, a_in)  # the start is not modified
+    Wn, an = numpy_fixed_step(ds.X, ds.y, W, a, 1e-3, steps, kink)
+    assert Wc.shape == Wn.shape and ac.shape == an.shape
+    scale = max(np.abs(Wn).max(), np.abs(an).max())
+    assert np.max(np.abs(Wc - Wn)) <= 1e-12 * scale and np.max(np.abs(ac - an)) <= 1e-12 * scale
 
 
 def test_fixed_step_with_phi_prime_alpha_is_the_engines_gd():
