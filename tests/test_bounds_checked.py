@@ -4,8 +4,9 @@ numba does not check indices by default: a kernel that read or wrote past an arr
 or corrupt memory, silently. A subprocess compiles the kernels afresh with bounds checking (its own numba cache
 directory) and makes one run of each compiled path: the compiled loop and its settling (Cartesian, four losses,
 leaky, log time), the polar form and the hybrid, rows on one line (settled in Python), Filippov sliding
-(``filippov_jit``), a hard candidate (the Python step), GD, the limit engine and the mp backend (its compiled float64
-and double-double recurrences). An index out of bounds raises IndexError there; every run must also give bit for
+(``filippov_jit``), a hard candidate (the Python step), GD, the limit engine, the mp backend (its compiled float64
+and double-double recurrences, also at logistic margins beyond float64's exp range) and seed 003's compiled Euler
+flow (``properties/lyu2021_margin/branching.py``). An index out of bounds raises IndexError there; every run must also give bit for
 bit the results of the same run here, compiled without the checks.
 """
 
@@ -62,6 +63,15 @@ RUNS = textwrap.dedent(
         v = np.linalg.norm(W, axis=1) * np.array([1.0, -1.0])
         yield "mp 16", simulate((X, y), W, v, 2.0, backend="mp", dps=16)
         yield "mp 30", simulate((X, y), W, v, 2.0, backend="mp", dps=30)
+        X = np.array([[30.0, 1.0], [0.01, 0.02], [0.01, -0.03], [-30.0, 2.0]])  # margins ~900 (test_mp_mixed)
+        yield "mp logistic", simulate((X, np.array([1.0, 1.0, -1.0, -1.0])), np.array([[1.0, 0.2], [-1.0, 0.3]]),
+                                      np.array([30.0, -30.0]), 2.0, loss="logistic", backend="mp", dps=30)
+        from types import SimpleNamespace
+        from properties.lyu2021_margin import branching
+        sc = branching.repelling_kink_scenario(0.4, 0.1)
+        steps = np.array([1, 10, 500])
+        Wk, ak = branching.fixed_step(sc.dataset.X, sc.dataset.y, sc.init.W0, sc.init.v0, 1e-3, steps, 1.0)
+        yield "A4.6 Euler", SimpleNamespace(times=steps * 1e-3, W=Wk, v=ak, events=[])
     """
 )
 

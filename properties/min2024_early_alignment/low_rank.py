@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
 
 from properties.min2024_early_alignment import patterns as pat
 from properties.min2024_early_alignment import measures as tm
 from verify.claims.model import Margin, measures
+from verify.model.losses import log_sum_exp
 from verify.scenarios import scenario
 
 from properties.min2024_early_alignment._shared import THEOREM_POLAR, _groups, _t2_data, _worst, paper_claim
@@ -175,11 +175,11 @@ def sharp_low_rank_margin(run) -> Margin:
         return Margin(0.0, 0.0, "no sample after t1_emp", vacuous=True)
     err = pat.state_error(run)
     k0 = ks[0]
-    rhs_terms = [math.log(2.0) + float(logsumexp(2.0 * R[k0][g])) for g in (vp, vm) if g.any()]
-    rhs_terms += [float(logsumexp(2.0 * R[k0][vd]))] if vd.any() else []
+    rhs_terms = [math.log(2.0) + float(log_sum_exp(2.0 * R[k0][g])) for g in (vp, vm) if g.any()]
+    rhs_terms += [float(log_sum_exp(2.0 * R[k0][vd]))] if vd.any() else []
     if not rhs_terms:
         return Margin(0.0, 0.0, "no neuron", vacuous=True)
-    lrhs = float(logsumexp(rhs_terms))
+    lrhs = float(log_sum_exp(rhs_terms))
     worst, note, werr, top = math.inf, "", 0.0, 0.0
     for k in ks:
         tails, errs = [], []
@@ -188,16 +188,16 @@ def sharp_low_rank_margin(run) -> Margin:
                 _, tail = tm.log_sv2(R[k][g], U[k][g])
                 if math.isfinite(tail):
                     tails.append(tail)
-                errs.append(_ln_tail_error(tail, float(logsumexp(2.0 * R[k][g])), int(g.sum()), err))
+                errs.append(_ln_tail_error(tail, float(log_sum_exp(2.0 * R[k][g])), int(g.sum()), err))
         if vd.any():
-            ld = float(logsumexp(2.0 * R[k][vd]))
+            ld = float(log_sum_exp(2.0 * R[k][vd]))
             tails.append(ld)
             errs.append(ld + math.log(4.0 * err + 1e-16))
-        llhs = float(logsumexp(tails)) if tails else -math.inf
+        llhs = float(log_sum_exp(tails)) if tails else -math.inf
         ratio = math.exp(min(llhs - lrhs, 700.0))
         top = max(top, ratio)
         val = 1.0 - ratio
-        e = (math.exp(min(float(logsumexp(errs)) - lrhs, 700.0)) if errs else 0.0) + 4.0 * err * ratio + 1e-13
+        e = (math.exp(min(float(log_sum_exp(errs)) - lrhs, 700.0)) if errs else 0.0) + 4.0 * err * ratio + 1e-13
         if val < worst:
             worst, werr = val, e
             note = (f"t = {t[k]:.6g}: LHS/RHS = {ratio:.6g} (ln RHS = {lrhs:.6g} at t_ref = {t[k0]:.6g}, t1_emp = {t1e:.4g}; "
@@ -243,7 +243,7 @@ def paper_low_rank_margin(run) -> Margin:
             if not g.any():
                 continue
             lbound = math.log(c * g.sum()) + base
-            lfrob = float(logsumexp(2.0 * R[k][g]))
+            lfrob = float(log_sum_exp(2.0 * R[k][g]))
             if name == "(43)":
                 log_ratios.append(lfrob - lbound)
                 parts.append((lbound - lfrob, 4.0 * err + 1e-12,

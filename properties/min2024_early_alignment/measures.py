@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
+from verify.model.losses import log_sum_exp
 from verify.simulate import row_log_norms
 
 from properties.min2024_early_alignment.patterns import SURFACE_TOL, pattern_intervals, state_error
@@ -118,7 +119,7 @@ def log_loss(field: Any, X: np.ndarray, R: np.ndarray, U: np.ndarray, s: np.ndar
 def output_error(X: np.ndarray, R: np.ndarray, err: float) -> np.ndarray:
     """Bound on the absolute error of f_i per sample: sum_j e^{2 r_j} ||x_i|| (2 err + err) (k,)."""
     with np.errstate(under="ignore", over="ignore"):
-        return 3.0 * err * float(np.max(np.linalg.norm(X, axis=1))) * np.exp(logsumexp(2.0 * np.atleast_2d(R), axis=1))
+        return 3.0 * err * float(np.max(np.linalg.norm(X, axis=1))) * np.exp(log_sum_exp(2.0 * np.atleast_2d(R)))
 
 
 # --------------------------------------------------------------------------- regions
@@ -290,7 +291,7 @@ def log_norms_W(R: np.ndarray, U: np.ndarray) -> tuple[float, float]:
     rmax = float(np.max(R))
     scaled = np.exp(R - rmax)[:, None] * U
     sv = np.linalg.svd(scaled, compute_uv=False)
-    return float(logsumexp(2.0 * R)), 2.0 * rmax + 2.0 * math.log(float(sv[0]))
+    return float(log_sum_exp(2.0 * R)), 2.0 * rmax + 2.0 * math.log(float(sv[0]))
 
 
 # --------------------------------------------------------------------------- closed forms
@@ -399,7 +400,7 @@ def log_sv2(R: np.ndarray, U: np.ndarray) -> tuple[float, float]:
     top = 2.0 * rmax + 2.0 * math.log(float(sv[0]))
     tail = sv[1:]
     tail = tail[tail > 0.0]
-    return top, (2.0 * rmax + float(logsumexp(2.0 * np.log(tail)))) if tail.size else -math.inf
+    return top, (2.0 * rmax + float(log_sum_exp(2.0 * np.log(tail)))) if tail.size else -math.inf
 
 
 # --------------------------------------------------------------------------- loss along runs (EA-H5)
