@@ -64,11 +64,13 @@ def d_s() -> Dataset:
     return Dataset([r for r, _ in D_S_ROWS], [y for _, y in D_S_ROWS], name="d_s")
 
 
-def hinted(H: float, K: float, eps: float, base: Dataset | None = None, w_perp: np.ndarray | None = None) -> Dataset:
+def hinted(H: float, K: float, eps: float, base: Dataset | None = None, w_perp: np.ndarray | None = None,
+           w_star: np.ndarray | None = None) -> Dataset:
     """Definition 6.1: S plus (H w*, +1), (eps w* + K w_perp, +1), (eps w* - K w_perp, +1); S = D-S by default with
-    the sheet's w_perp (for another S, ``w_perp`` must be a unit vector orthogonal to S's w*)."""
+    the sheet's w_perp (for another S, ``w_perp`` must be a unit vector orthogonal to S's w*); ``w_star``: S's w*
+    where the caller has it (else solved here)."""
     S = d_s() if base is None else base
-    w_star = max_margin(S).svm.direction
+    w_star = max_margin(S).svm.direction if w_star is None else np.asarray(w_star, dtype=float)
     u = np.asarray(D_S_W_PERP if w_perp is None else w_perp, dtype=float)
     u = u - (u @ w_star) * w_star
     u /= np.linalg.norm(u)
