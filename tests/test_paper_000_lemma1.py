@@ -168,6 +168,37 @@ def test_scale_free_is_vacuous_where_1e_2_is_not_small_enough():
     assert m.vacuous and "not small enough" in m.note
 
 
+# --- H-SMALL read as the sheet's [DER]: T_0 before the norm escape time ---------------------------------------------
+
+def test_lemma1_is_vacuous_where_lambda_is_not_small_enough_for_the_draw():
+    """The seed-6 thorough audit's draw (module docstring): T^ never reached at lambda = 1e-3 (a violation of the
+    bare check), while T_0 = 3.2282 comes after the escape time 2.07: H-SMALL fails for this draw, vacuous."""
+    run = long_run(SC.gaussian_init(D.orthant(4, 2, 2, seed=2), 4, 1e-3, 2))
+    assert violated(L.reached_within_horizon(run))
+    m = L.reached_if_small_enough(run)
+    assert m.vacuous and "H-SMALL not met" in m.note and "T_0 = 3.228" in m.note
+
+
+def test_lemma1_violation_stands_where_t0_comes_before_the_escape():
+    """The altered fixture run (a grouped neuron out of its sector at every sample): the fixture's T_0 = 0.639 comes
+    long before the escape time at 1e-3, so the violation is not excused."""
+    run = fixture_run()
+    W = run.W.copy()
+    W[:, 0] = -W[:, 0]
+    W[:, 0] += 0.5 * np.linalg.norm(W[:, 0], axis=1)[:, None] * run.X[0] / np.linalg.norm(run.X[0])
+    m = L.reached_if_small_enough(AlteredRun(run, W=W))
+    assert violated(m) and "before the norm escape time" in m.note
+    assert held(L.reached_if_small_enough(run))
+
+
+def test_scale_free_is_vacuous_where_t_hat_comes_after_the_escape_time():
+    """The seed-6 draw: T^ = 6.626, 6.498, 6.267 at 1e-2, 1e-3, 1e-4 (gaps growing) against escape times 3.27, 4.9,
+    6.54: outside the scale-free regime, vacuous rather than a refutation of T^ -> T_0 (= 6.2426)."""
+    run = long_run(SC.gaussian_init(D.orthant(2, 2, 2, seed=0), 3, 1e-2, 537))
+    m = L.scale_free(run)
+    assert m.vacuous and "H-SMALL not met" in m.note and "0.01 (T^ = 6.62583" in m.note
+
+
 def test_width_claim_draws_both_widths():
     from hypothesis import find
 

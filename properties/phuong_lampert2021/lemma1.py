@@ -11,7 +11,16 @@ mem_j >= 0 iff measures.groups puts j in DEAD, J+ or J- (up to its 1e-12 zero ba
 
 "lambda small enough" is unquantified (sheet PL-L1). It depends on the draw: on orthant(2, 4, d=2, seed=56608)
 with p = 8 (init seed 19262) neuron 3 never reaches S_sigma- at lambda = 1e-2 (t = 1e12), while T^ = 12.02 at
-1e-3, 3.651 at 1e-4 and 3.5446 at 1e-6 (the limit T_0). PL-L1 therefore draws lambda <= 1e-3 (taken on trust).
+1e-3, 3.651 at 1e-4 and 3.5446 at 1e-6 (the limit T_0); and on orthant(4, 2, d=2, seed=2) with p = 4 (init seed 2,
+the seed-6 thorough audit) T^ is never reached at 1e-2, 1e-3 or 1e-4, while T_0 = 3.2282 (1e-6 to 1e-12), after
+the norm escape time log(1/lambda)/max||m+-|| = 2.07 at 1e-3 and before it (4.13) at 1e-6. PL-L1 draws
+lambda <= 1e-3 and reads H-SMALL as the sheet's [DER] does: "lambda small enough" means that T_0 finishes before
+the escape time. Where T^ is not reached at the drawn lambda, the same directions run at LIMIT_LAMBDA give T_0; if
+T_0 comes after the drawn lambda's escape time, H-SMALL fails for this draw and the example is vacuous; if T_0 is
+not reached either, or comes before the escape, the violation stands (:func:`reached_if_small_enough`). The
+scale-free check is vacuous likewise where some lambda's T^ comes after its escape time (:func:`scale_free`): there
+the draw has left the scale-free regime, and the gaps need not shrink (the seed-6 draw: T^ = 6.626, 6.498, 6.267
+at 1e-2, 1e-3, 1e-4 against escape times 3.27, 4.9, 6.54, and T_0 = 6.2426).
 """
 
 from __future__ import annotations
@@ -40,10 +49,12 @@ RTOL = T.RTOL
 SAFETY = T.SAFETY  # error of a cosine: SAFETY * state tolerance
 SMALL_LAMBDAS = (1e-3, 1e-4, 1e-6)  # H-SMALL read as lambda <= 1e-3 (module docstring: 1e-2 can be too large)
 SCALE_LAMBDAS = (1e-2, 1e-3, 1e-4)  # the scale-free sequence, same directions and signs (sheet PL-L1 [DER])
+LIMIT_LAMBDA = 1e-12  # T^ there is the scale-free limit T_0 (the seed-6 draw: the same to 1e-3 from 1e-6 on)
 
 HYP = ("H-OS (precondition: audit)", "balanced init (by construction)")
 TRUST = ("Clarke GF with relu'(0) = 0 (canonical selection: dead neurons frozen, sheet 5.3)",
-         "H-SMALL: lambda <= 1e-3 is small enough (the paper's threshold is unquantified)")
+         "H-SMALL (the paper's threshold is unquantified): lambda <= 1e-3, read as the sheet's [DER] criterion, T_0 "
+         "before the norm escape time log(1/lambda)/max||m+-||; a draw where it fails is vacuous")
 L1_USES = ("OS", "BAL", "LA4", "X3", "L3")
 
 
@@ -130,6 +141,34 @@ def reached_within_horizon(run: Any) -> Margin:
     return Margin(out.value, out.error, f"{out.note}; {where}; first admissible sample t = {smp.t[k0]:.3g}")
 
 
+def escape_time(run: Any, lam: float) -> float:
+    """The norm escape time log(1/lambda) / max(||m+||, ||m-||) (sheet PL-X4)."""
+    return math.log(1.0 / lam) / max(run.audit.m_plus_norm, run.audit.m_minus_norm)
+
+
+@measures("max over t of min_j cosine membership of w_j in dead or its sector (>= 0: T^ reached); -dead drift; "
+          "vacuous where H-SMALL fails for the draw")
+def reached_if_small_enough(run: Any) -> Margin:
+    """:func:`reached_within_horizon` under H-SMALL read as the sheet's [DER] (module docstring): where T^ is not
+    reached at the drawn lambda, T_0 = T^ of the same directions at LIMIT_LAMBDA; T_0 after the drawn lambda's
+    escape time (beyond T_0's error) makes the example vacuous (lambda not small enough for this draw); T_0 not
+    reached, or before the escape, leaves the violation."""
+    m = reached_within_horizon(run)
+    if m.value >= -m.error:
+        return m
+    lam = float(run.scenario.params["lambda"])
+    limit = execute(at_scale(run.scenario, LIMIT_LAMBDA), run.horizon, rtol=float(run.params.get("rtol") or RTOL),
+                    samples=SAMPLES, spacing="log", papers=("000",))
+    hat, escape = entry_time(limit), escape_time(run, lam)
+    if hat is not None and hat[0] - hat[1] > escape:
+        return Margin(0.0, 0.0, f"H-SMALL not met at lambda = {lam:g} for this draw: T_0 = {hat[0]:.6g} (T^ at "
+                                f"lambda = {LIMIT_LAMBDA:g}) comes after the norm escape time {escape:.3g}; {m.note}",
+                      vacuous=True)
+    where = (f"T^ not reached at lambda = {LIMIT_LAMBDA:g} either" if hat is None
+             else f"T_0 = {hat[0]:.6g} (lambda = {LIMIT_LAMBDA:g}) before the norm escape time {escape:.3g}")
+    return Margin(m.value, m.error, f"{m.note}; {where}", site=m.site)
+
+
 def small_init_scenarios(p: tuple[int, int] = (1, 5)) -> st.SearchStrategy[Scenario]:
     """The fixture with its sheet init at lambda = 1e-3, or OS data (orthant, span) with the paper's Gaussian init."""
     return st.one_of(st.just(SC.fixture_scenario()), SC.os_scenarios(p=p, lambdas=SMALL_LAMBDAS))
@@ -141,8 +180,9 @@ L1 = paper_claim(
     source="Lemma 1 (Maennel et al. 2018, Lemma 5) (PL-L1)",
     statement="On OS data with the balanced init at lambda <= 1e-3, within t = 1e12 there is a time T^ at which every "
               "neuron is dead (inactive on every example, then constant), or has a_j > 0 and w_j in S_sigma+, or a_j < 0 "
-              "and w_j in S_sigma- (margins in cosines; T^ from the event log)",
-    check=reached_within_horizon,
+              "and w_j in S_sigma- (margins in cosines; T^ from the event log); H-SMALL read as the sheet's [DER]: a "
+              "draw whose limit entry time T_0 comes after the norm escape time is vacuous",
+    check=reached_if_small_enough,
     over=small_init_scenarios(),
     horizon=HORIZON, rtol=RTOL, samples=SAMPLES, spacing="log",
     precondition=os_holds,
@@ -162,7 +202,7 @@ L1_WIDTH = paper_claim(
     source="Sec. 3 prose 'irrespective of network width' (PL-I5), through Lemma 1 (PL-L1)",
     statement="The early phase needs no over-parameterisation: at width p = 1 and p = 30 alike (lambda = 1e-4), every "
               "neuron is dead or in the extremal sector of its sign by t = 1e12",
-    check=reached_within_horizon,
+    check=reached_if_small_enough,
     over=width_scenarios(),
     horizon=HORIZON, rtol=RTOL, samples=SAMPLES, spacing="log",
     precondition=os_holds,
@@ -181,7 +221,8 @@ def scale_free(run: Any) -> Margin:
     """[DER] T^(lambda) -> T_0: the run is at lambda_1 = 1e-2; the same directions run at 1e-3 and 1e-4. The gaps
     |T^(1e-3) - T^(1e-2)| >= |T^(1e-4) - T^(1e-3)| (value their difference, error the sum of the T^ errors, ratio
     second / first gap; the sheet's O(lambda^2) correction predicts ~1e-2). T^ not reached at 1e-4: Lemma 1's
-    margin there; not reached at 1e-2 or 1e-3 only: vacuous (H-SMALL not met). Spread (max - min) / T^(1e-4)."""
+    margin there; not reached at 1e-2 or 1e-3 only, or reached after that lambda's norm escape time (beyond its
+    error): vacuous (H-SMALL not met, module docstring). Spread (max - min) / T^(1e-4)."""
     runs = [run] + [execute(at_scale(run.scenario, lam), run.horizon, rtol=float(run.params.get("rtol") or RTOL),
                             samples=SAMPLES, spacing="log", papers=("000",)) for lam in SCALE_LAMBDAS[1:]]
     hats = [entry_time(r) for r in runs]
@@ -193,9 +234,13 @@ def scale_free(run: Any) -> Margin:
         return Margin(0.0, 0.0, f"T^ not reached at lambda = {', '.join(missing)} (not small enough for this draw; "
                                 f"T^({SCALE_LAMBDAS[-1]:g}) = {hats[-1][0]:.6g})", vacuous=True)
     t = [h[0] for h in hats]
+    escape = [escape_time(run, lam) for lam in SCALE_LAMBDAS]
+    late = [f"{lam:g} (T^ = {h[0]:.6g}, escape {e:.3g})" for lam, h, e in zip(SCALE_LAMBDAS, hats, escape) if h[0] - h[1] > e]
+    if late:
+        return Margin(0.0, 0.0, f"H-SMALL not met: T^ after the norm escape time at lambda = {'; '.join(late)}: the "
+                                f"draw leaves the scale-free regime first", vacuous=True)
     g1, g2 = abs(t[1] - t[0]), abs(t[2] - t[1])
     error = hats[0][1] + 2.0 * hats[1][1] + hats[2][1]
-    escape = [math.log(1.0 / lam) / max(run.audit.m_plus_norm, run.audit.m_minus_norm) for lam in SCALE_LAMBDAS]
     spread = (max(t) - min(t)) / t[2] if t[2] > 0 else 0.0
     return Margin(g1 - g2, error, f"T^ = {', '.join(f'{v:.8g}' for v in t)} at lambda = "
                                   f"{', '.join(f'{lam:g}' for lam in SCALE_LAMBDAS)}; gaps {g1:.3g}, {g2:.3g}; spread "
@@ -231,7 +276,7 @@ PC13_L1 = paper_claim(
     source="sheet 5.6 PC13 (drop H-SPAN only) on Lemma 1 (PL-L1 assumes no H-SPAN: must still hold)",
     statement="On OS data violating H-SPAN (d = 3, at most 2 examples per class) Lemma 1 still holds as in PL-L1: "
               "Lemma 1 never uses the span assumption",
-    check=reached_within_horizon,
+    check=reached_if_small_enough,
     over=SC.os_scenarios(d=(3, 3), n_side=(1, 2), families=("orthant",), lambdas=SMALL_LAMBDAS),
     horizon=HORIZON, rtol=RTOL, samples=SAMPLES, spacing="log",
     precondition=span_fails,

@@ -90,6 +90,9 @@ SHOWN_BY_TESTS: dict[str, tuple[str, ...]] = {
         "PL-X1", "PC8-X1", "PC15-X1", "PC7-X1"),
     "tests/test_teeth_000.py::test_pc2_event_log_check_catches_a_missed_and_an_invented_crossing": ("PC2-X2-log",),
     "tests/test_teeth_000.py::test_pc2_loss_check_fails_backwards": ("PC2-X7",),
+    # Lemma 1 under H-SMALL (T_0 before the escape time): an altered run's violation is not excused
+    "tests/test_paper_000_lemma1.py::test_lemma1_violation_stands_where_t0_comes_before_the_escape": (
+        "PL-L1", "PC13-L1", "PL-I5-L1"),
     # Lemma 1's scale-free limit: altered sibling runs
     "tests/test_paper_000_lemma1.py::test_scale_free_fails_when_the_smallest_lambda_never_enters": ("PL-L1-scale-free",),
     "tests/test_paper_000_lemma1.py::test_scale_free_fails_when_t_hat_drifts_away_as_lambda_shrinks": ("PL-L1-scale-free",),
