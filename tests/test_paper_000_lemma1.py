@@ -35,6 +35,15 @@ class AlteredRun:
         return getattr(self._run, name)
 
 
+def moved_out_of_sector(run: Any) -> AlteredRun:
+    """``run`` with neuron 0 (a > 0, in sigma+) turned to the negatives' side at every sample: active on negatives
+    only, outside every sector and not dead."""
+    W = run.W.copy()
+    W[:, 0] = -W[:, 0]
+    W[:, 0] += 0.5 * np.linalg.norm(W[:, 0], axis=1)[:, None] * run.X[0] / np.linalg.norm(run.X[0])
+    return AlteredRun(run, W=W)
+
+
 def long_run(scenario) -> Any:
     return execute(scenario, L.HORIZON, rtol=L.RTOL, samples=L.SAMPLES, spacing="log", papers=("000",))
 
@@ -88,11 +97,7 @@ def test_lemma1_fails_at_large_init_beyond_the_error():
 
 
 def test_lemma1_fails_when_a_grouped_neuron_is_moved_out_of_its_sector_at_every_sample():
-    run = fixture_run()
-    W = run.W.copy()
-    W[:, 0] = -W[:, 0]  # neuron 0 (a > 0, in sigma+) turned to the negatives' side: active on negatives only
-    W[:, 0] += 0.5 * np.linalg.norm(W[:, 0], axis=1)[:, None] * run.X[0] / np.linalg.norm(run.X[0])
-    assert violated(L.reached_within_horizon(AlteredRun(run, W=W)))
+    assert violated(L.reached_within_horizon(moved_out_of_sector(fixture_run())))
 
 
 def test_lemma1_part_i_dead_neurons_must_stay_constant():
@@ -182,13 +187,9 @@ def test_lemma1_is_vacuous_where_lambda_is_not_small_enough_for_the_draw():
 def test_lemma1_violation_stands_where_t0_comes_before_the_escape():
     """The altered fixture run (a grouped neuron out of its sector at every sample): the fixture's T_0 = 0.639 comes
     long before the escape time at 1e-3, so the violation is not excused."""
-    run = fixture_run()
-    W = run.W.copy()
-    W[:, 0] = -W[:, 0]
-    W[:, 0] += 0.5 * np.linalg.norm(W[:, 0], axis=1)[:, None] * run.X[0] / np.linalg.norm(run.X[0])
-    m = L.reached_if_small_enough(AlteredRun(run, W=W))
+    m = L.reached_if_small_enough(moved_out_of_sector(fixture_run()))
     assert violated(m) and "before the norm escape time" in m.note
-    assert held(L.reached_if_small_enough(run))
+    assert held(L.reached_if_small_enough(fixture_run()))
 
 
 def test_scale_free_is_vacuous_where_t_hat_comes_after_the_escape_time():

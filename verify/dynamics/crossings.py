@@ -118,7 +118,7 @@ PIECES = 8
 _SUB = _subdivision(PIECES)
 _DER = np.polynomial.chebyshev.chebder(np.eye(DEG + 1), axis=0)  # (7, 8): coefficients of p'
 _ENDS0 = np.vstack([(-1.0) ** np.arange(DEG + 1), np.ones(DEG + 1)])  # values at x = 0, 1
-_AUX = np.vstack([_DER, _ENDS0])  # (9, 8)
+_AUX = np.vstack([_DER, _ENDS0[1]])  # (8, 8): the coefficients of p', then p(1)
 
 
 def _no_root(c: np.ndarray) -> np.ndarray:
@@ -174,9 +174,9 @@ def first_crossing(coef: np.ndarray, start: np.ndarray, side: np.ndarray, shift:
     sel = np.nonzero(watch.reshape(-1) & ((ab[0] <= ab[1:].sum(axis=0)) | banded))[0]
     flat = raw[:, sel] * side.reshape(-1)[sel]
     flat[0] += shift.reshape(-1)[sel]
-    aux = _AUX @ flat  # rows: phi' coefficients (7), phi(0), phi(1)
+    aux = _AUX @ flat  # rows: phi' coefficients (7), phi(1)
     mono = _no_root(aux[:DEG])
-    left, right = start.reshape(-1)[sel] * side.reshape(-1)[sel] + shift.reshape(-1)[sel], aux[DEG + 1]
+    left, right = start.reshape(-1)[sel] * side.reshape(-1)[sel] + shift.reshape(-1)[sel], aux[DEG]
     live = ~_no_root(flat) & np.any(flat != 0.0, axis=0)  # phi == 0: resting on the surface
     cand_x: list[np.ndarray] = []
     cand_k: list[np.ndarray] = []
