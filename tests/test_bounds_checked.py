@@ -6,7 +6,8 @@ directory) and makes one run of each compiled path: the compiled loop and its se
 leaky, log time), the polar form and the hybrid, rows on one line (settled in Python), Filippov sliding
 (``filippov_jit``), a hard candidate (the Python step), GD, the limit engine, the mp backend (its compiled float64
 and double-double recurrences, also at logistic margins beyond float64's exp range) and seed 003's compiled Euler
-flow (``properties/lyu2021_margin/branching.py``). An index out of bounds raises IndexError there; every run must also give bit for
+flow (``properties/lyu2021_margin/branching.py``), the float64 Taylor engine (crossings, Filippov sliding, polar form;
+``taylor64_jit``). An index out of bounds raises IndexError there; every run must also give bit for
 bit the results of the same run here, compiled without the checks.
 """
 
@@ -66,6 +67,13 @@ RUNS = textwrap.dedent(
         X = np.array([[30.0, 1.0], [0.01, 0.02], [0.01, -0.03], [-30.0, 2.0]])  # margins ~900 (test_mp_mixed)
         yield "mp logistic", simulate((X, np.array([1.0, 1.0, -1.0, -1.0])), np.array([[1.0, 0.2], [-1.0, 0.3]]),
                                       np.array([30.0, -30.0]), 2.0, loss="logistic", backend="mp", dps=30)
+        from verify.dynamics.taylor64 import simulate_taylor
+        ds = orthogonally_separable(5, 5, 4, 0.3, seed=0, norm_range=(0.5, 2.0))
+        init = balanced_init(8, 4, log_eps=0.0, seed=0)
+        yield "taylor sliding", simulate_taylor(ds, 1e-6 * init.W0, 1e-6 * init.v0, np.linspace(0, 40, 5),
+                                                loss="square", alpha=0.1, tol_digits=14)
+        yield "taylor polar", simulate_taylor(ds, init.W0, init.v0, np.geomspace(1e-2, 1e3, 5), loss="poly",
+                                              alpha=0.0, tol_digits=14, log_eps=-30.0)
         from types import SimpleNamespace
         from properties.lyu2021_margin import branching
         sc = branching.repelling_kink_scenario(0.4, 0.1)
@@ -106,6 +114,7 @@ def test_every_compiled_path_runs_bounds_checked_with_the_same_bits(tmp_path):
     exec(RUNS, space)
     trajectories = dict(space["runs"]())
     assert any(e.kind == "sliding" for e in trajectories["sliding"].events)  # the paths named above are taken
+    assert any(e.kind == "sliding" for e in trajectories["taylor sliding"].events)
     assert trajectories["hybrid"].stats.get("limit_phase_until") and trajectories["mp 30"].stats["steps"] > 0
     assert all(len(tr.crossings()) > 0 for name, tr in trajectories.items() if name.startswith("cartesian"))
     assert checked == {name: space["digest"](tr) for name, tr in trajectories.items()}

@@ -29,7 +29,7 @@ def test_holds_is_cross_checked_and_reported() -> None:
     result = search(_claim(), budget=4, seed=0)
     assert result.verdict == Verdict.HOLDS
     cc = result.cross_check
-    assert cc is not None and cc["backend"] == "mp" and cc["runs"] == 2
+    assert cc is not None and cc["backend"] == "taylor" and cc["runs"] == 2 and "dps" not in cc
     assert 0.0 <= cc["max_disagreement"] <= cc["error"] < 1e-5
     assert cc["pattern_mismatches"] == 0
     entry = claim_entry(result)
@@ -38,12 +38,39 @@ def test_holds_is_cross_checked_and_reported() -> None:
 
 
 def test_the_reference_steps_at_a_tolerance_three_digits_beyond_the_claims() -> None:
-    """The 16-digit mp runs step at rtol / 10^3 (rounded to a power of ten, within the backend's [8, 18] digits); the
-    report says so."""
+    """The first references step at rtol / 10^3 (rounded to a power of ten, within the mp backend's [8, 18] digits);
+    the report says so."""
     assert [xc.reference_tol_digits(r) for r in (1e-4, 1e-10, 3e-11, 1e-13, 1e-16)] == [8, 13, 14, 16, 18]
     cc = search(_claim(id="xc-tol"), budget=2, seed=0).cross_check
-    assert cc["tol_digits"] == 13 and cc["dps"] == xc.CROSS_DPS
-    assert "(16 digits, tolerance 1e-13)" in cross_check_text(cc)
+    assert cc["tol_digits"] == 13 and cc["backend"] == "taylor"
+    assert "on taylor (float64 Taylor, tolerance 1e-13)" in cross_check_text(cc)
+    mixed = dict(cc, backend="taylor + mp", dps=xc.CROSS_DPS, declined=["worst: a pair slides (Filippov) at t = 1"])
+    assert "(float64 Taylor / 16 digits, tolerance 1e-13)" in cross_check_text(mixed)
+    assert "1 declined by the Taylor engine, run on mp" in cross_check_text(mixed)
+
+
+def test_a_run_the_taylor_engine_declines_is_run_on_mp() -> None:
+    """Sliding (Filippov) is beyond the Taylor engine: the example is rerun on the mp backend at 16 digits, and the
+    report names both references and why."""
+    from verify.dynamics.taylor64 import Declined
+
+    real = xc._rerun
+    calls: list[str] = []
+
+    def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
+        calls.append(backend)
+        if backend == xc.FIRST:
+            raise Declined("a pair slides (Filippov) at t = 1")
+        return real(claim, scenario, backend, dps, rtol, tol_digits)
+
+    import pytest
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(xc, "_rerun", rerun)
+        cc = search(_claim(id="xc-declined"), budget=4, seed=0).cross_check
+    assert cc["backend"] == "mp" and cc["dps"] == xc.CROSS_DPS and cc["runs"] == 2
+    assert len(cc["declined"]) == 2 and all("slides" in why for why in cc["declined"])
+    assert calls.count(xc.FIRST) == 2 and calls.count("mp") == 2
 
 
 def test_a_step_tolerance_is_for_the_mp_backend_only() -> None:
@@ -58,6 +85,7 @@ def test_a_step_tolerance_is_for_the_mp_backend_only() -> None:
     ds = orthogonally_separable(2, 1, 2, 0.3, seed=0, norm_range=(1, 1), split=0.0)
     sc = Scenario(ds, balanced_init(2, 2, seed=0, eps=0.1), "exp", 0.0, {})
     assert execute(sc, 1.0, backend="mp", dps=16, tol_digits=13).trajectory.params["tol"] == "1e-13"
+    assert execute(sc, 1.0, backend="taylor", tol_digits=13).trajectory.params["tol_digits"] == 13
     with pytest.raises(InputError, match="tol_digits applies to backend 'mp' only"):
         execute(sc, 1.0, backend="events", tol_digits=13)
 
@@ -112,7 +140,7 @@ def test_limit_claims_are_rerun_as_the_flow_at_a_smaller_eps() -> None:
     result = search(_limit_claim(), budget=3, seed=0)
     assert result.verdict == Verdict.HOLDS
     cc = result.cross_check
-    assert cc["engine"] == "limit" and cc["backend"] == "mp" and cc["runs"] == 2
+    assert cc["engine"] == "limit" and cc["backend"] == "taylor" and cc["runs"] == 2
     assert 0.0 <= cc["max_disagreement"] <= cc["error"] < 1e-5 and cc["pattern_mismatches"] == 0
 
 
@@ -198,15 +226,16 @@ def test_float64_violation_the_mp_rerun_contradicts_is_failed() -> None:
 
 
 def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -> None:
-    """A wrong 16-digit mp run (here: states moved by 1%) is rerun at 30 digits; that run agrees, so the claim HOLDS
-    and the report says which example was escalated. (The mutant test above: a disagreement that persists is FAILED.)"""
+    """A wrong first reference (here: the Taylor engine's states moved by 1%) is rerun on mp at 30 digits; that run
+    agrees, so the claim HOLDS and the report says which example was escalated. (The mutant test above: a
+    disagreement that persists is FAILED.)"""
     import dataclasses
 
     real = xc._rerun
 
     def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
         run = real(claim, scenario, backend, dps, rtol, tol_digits)
-        if backend == "mp" and dps == xc.CROSS_DPS:
+        if backend == xc.FIRST:
             traj = run.trajectory
             run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * 1.01))
         return run
@@ -216,18 +245,20 @@ def test_a_16_digit_disagreement_is_decided_by_the_30_digit_rerun(monkeypatch) -
     assert result.verdict == Verdict.HOLDS
     cc = result.cross_check
     assert cc["runs"] == 2 and cc["max_disagreement"] <= cc["error"]
-    assert len(cc["escalated"]) == 2 and all("16 digits disagree" in e and "30 digits agree" in e for e in cc["escalated"])
+    assert len(cc["escalated"]) == 2
+    assert all("float64 Taylor disagree" in e and "30 digits agree" in e for e in cc["escalated"])
 
 
 def _mp_runs_moved_by(monkeypatch, factor_at) -> None:
-    """Every mp rerun's W multiplied by ``factor_at(dps)`` (a planted mp reference)."""
+    """Every reference rerun's W multiplied by ``factor_at(dps)`` (a planted reference; the first, on the Taylor
+    engine, at CROSS_DPS)."""
     import dataclasses
 
     real = xc._rerun
 
     def rerun(claim, scenario, backend, dps=xc.CROSS_DPS, rtol=None, tol_digits=None):
         run = real(claim, scenario, backend, dps, rtol, tol_digits)
-        if backend == "mp":
+        if backend in ("mp", xc.FIRST):
             traj = run.trajectory
             run = dataclasses.replace(run, trajectory=dataclasses.replace(traj, W=traj.W * factor_at(dps)))
         return run

@@ -15,6 +15,7 @@ from verify.audit import Audit, audit
 from verify.claims.registry import named_horizons
 from verify.dynamics.field import NetworkField
 from verify.dynamics.gd import steps_at
+from verify.dynamics.taylor64 import simulate_taylor
 from verify.errors import InputError
 from verify.scenarios import Scenario
 from verify.simulate import simulate
@@ -164,7 +165,9 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
     and simulate (balanced inits in log-eps form) the scenario's model (``train_v``).
 
     Backend "mp" runs the mpmath backend at ``dps`` digits (step tolerance 10^-``tol_digits``, default
-    dps + 2) and hands the check a float64 copy of its trajectory (:meth:`Trajectory.to_float`).
+    dps + 2) and hands the check a float64 copy of its trajectory (:meth:`Trajectory.to_float`); backend "taylor"
+    the same run on the float64 Taylor engine (:func:`taylor64.simulate_taylor`, the cross-check's first reference;
+    :class:`taylor64.Declined` off its path).
     Backend "gd" takes the scenario's ``lr`` (an InputError where it has none), ``batch_size`` and
     ``order_seed``; spacing "steps" samples every iterate k lr, k = 0 .. floor(t_end / lr) (gd only).
     """
@@ -188,7 +191,12 @@ def execute(scenario: Scenario, horizon: Any, *, rtol: float = 1e-10, samples: i
         t_end = float(times[-1])
     else:
         times = sample_times(t_end, samples, spacing)
-    if init.balanced and scenario.train_v:
+    if backend == "taylor":
+        balanced = init.balanced and scenario.train_v
+        traj = simulate_taylor(ds, init.W0 if balanced else init.W, init.v0 if balanced else init.v, times,
+                               loss=scenario.loss, alpha=scenario.alpha, tol_digits=tol_digits or dps + 2,
+                               log_eps=init.log_eps if balanced else None, form=form, train_v=scenario.train_v)
+    elif init.balanced and scenario.train_v:
         traj = simulate(ds, init.W0, init.v0, t_end, loss=scenario.loss, alpha=scenario.alpha, times=times,
                         log_eps=init.log_eps, backend=backend, form=form, **options)
     else:

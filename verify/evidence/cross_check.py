@@ -1,10 +1,13 @@
-"""Independent cross-check of a HOLDS: rerun examples on the mp backend and compare the states.
+"""Independent cross-check of a HOLDS: rerun examples on an independent path and compare the states.
 
 After the search of a trajectory claim on the float64 event engine ends HOLDS, its worst example
 (smallest margin) and a seeded sample of ``SAMPLED`` others are rerun on the float64 engine (the
-run the verdict read) and on the mpmath backend at ``CROSS_DPS`` digits (Taylor series per mode,
-its own event location and loss code: an independent path), with step tolerance 10^-D,
-D = ``CROSS_TOL_BEYOND`` digits beyond the claim's rtol (:func:`reference_tol_digits`; at most the backend's
+run the verdict read) and on a first reference: the float64 Taylor engine (:mod:`verify.dynamics.taylor64`,
+``FIRST``: the mp backend's method in float64, compiled -- Taylor series per mode from the mp backend's recurrence,
+its own event location and loss code: an independent path, at about 1/40 of the mp backend's cost), or where that
+engine declines the run (a sliding pair, several pairs of one neuron on their surfaces at once, rows on one line
+through 0: ``declined`` records why) the mpmath backend at ``CROSS_DPS`` digits. Either steps at tolerance 10^-D,
+D = ``CROSS_TOL_BEYOND`` digits beyond the claim's rtol (:func:`reference_tol_digits`; at most the mp backend's
 default dps + 2): its own error, SAFETY errmp in e below, stays about 10^3 times under the SAFETY rtol term, and its
 steps are about a third fewer than at the default tolerance. At every sample time t_k the states
 are compared per neuron j:
@@ -17,7 +20,8 @@ are compared per neuron j:
 
     e = SAFETY (rtol + err64) + SAFETY errmp + 10^(1 - CROSS_DPS)
 
-rtol is the claim's tolerance, err64 and errmp the engines' own ``Trajectory.error_estimate``
+rtol is the claim's tolerance, err64 and errmp the engines' own ``Trajectory.error_estimate`` (errmp: the first
+reference's, the Taylor engine's including (N + 1) 2^-52 rounding per step)
 (sums of accepted local errors: indicators that ignore error propagation, hence ``SAFETY``;
 measured at seed 0 over the built-in catalogue, d / (rtol + err64) <= 20 within the cost cap, 60 beyond it;
 the planted engine bugs of :mod:`verify.evidence.mutants` give d of 1e-2 to 1e4). The activation
@@ -76,17 +80,20 @@ from verify.claims.registry import audit_papers
 from verify.claims.run import Run, execute
 from verify.dynamics.mp.engine import TOL_MARGIN
 from verify.dynamics.mp.solve import MIN_TOL_DIGITS
+from verify.dynamics.taylor64 import Declined
 from verify.errors import VerifyError
 from verify.evidence import stiff_limit
 from verify.model.losses import get_loss
 from verify.scenarios import Scenario
 from verify.simulate import polar_state
 
+FIRST = "taylor"  # the first reference: the float64 Taylor engine (verify.dynamics.taylor64); mp where it declines
 CROSS_DPS = 16
 CROSS_TOL_BEYOND = 3  # the CROSS_DPS run's step tolerance is rtol / 10^3 (rounded to a power of ten)
 ESCALATE_DPS = (30, 60)  # a disagreement at CROSS_DPS is rerun at these digits in turn; the last run decides
 # how a FAILED reason names the reference an engine disagreed with
-MP_REFERENCE = f"the mp backend disagree at {CROSS_DPS} digits and at {' and '.join(map(str, ESCALATE_DPS))}"
+MP_REFERENCE = (f"the mp backend disagree at {' and '.join(map(str, ESCALATE_DPS))} digits (first the float64 Taylor engine, "
+                f"or where it declines the mp backend at {CROSS_DPS} digits)")
 STIFF_REFERENCE = "the stiff reference (scipy Radau on the limit field) disagree"
 TIGHTEN = 100.0  # a float64 run off its converged mp reference is rerun at rtol / TIGHTEN (does the engine converge?)
 SAMPLED = 1  # examples rerun besides the worst one
@@ -124,6 +131,8 @@ class CrossCheck:
     reference_violations: int = 0  # examples whose check fails on the converged mp reference
     disagrees_with: str = MP_REFERENCE  # the first example beyond its error: MP_REFERENCE or STIFF_REFERENCE
     tol_digits: int | None = None  # D of the CROSS_DPS runs' step tolerance 10^-D (reference_tol_digits)
+    first: list[str] = field(default_factory=list)  # the backend of each compared example's first reference run
+    declined: list[str] = field(default_factory=list)  # examples the FIRST engine declined (the mp backend ran them)
 
     @property
     def consistent(self) -> bool:
@@ -132,12 +141,15 @@ class CrossCheck:
                 and self.reference_violations == 0)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"runs": self.runs, "engine": self.engine, "backend": self.backend, "dps": CROSS_DPS,
-                               "tol_digits": self.tol_digits, "max_disagreement": self.max_disagreement,
-                               "error": self.error,
-                               "pattern_mismatches": self.pattern_mismatches}
+        out: dict[str, Any] = {"runs": self.runs, "engine": self.engine, "backend": self.backend}
+        if "mp" in self.first:  # some first reference ran on the mp backend (the FIRST engine declined it)
+            out["dps"] = CROSS_DPS
+        out.update({"tol_digits": self.tol_digits, "max_disagreement": self.max_disagreement, "error": self.error,
+                    "pattern_mismatches": self.pattern_mismatches})
         if self.skipped:
             out["skipped"] = list(self.skipped)
+        if self.declined:
+            out["declined"] = list(self.declined)
         if self.escalated:
             out["escalated"] = list(self.escalated)
         if self.estimate_exceeded:
@@ -234,8 +246,10 @@ def compare(run64: Run, runmp: Run, error: float, r_origin: np.ndarray | None = 
         if out.mismatches and out.disagreement <= error:
             k, j, _ = np.argwhere(flips)[0]
         t = float(a.times[k])
-        out.where = (f"t = {t:.9g}, neuron {j}: float64 {names[0]} = {_fmt(first[0][k, j])}, {names[1]} = "
-                     f"{_fmt(first[1][k, j])}; mp {names[0]} = {_fmt(second[0][k, j])}, {names[1]} = {_fmt(second[1][k, j])}")
+        label = "float64" if a.backend == "events" else a.backend
+        out.where = (f"t = {t:.9g}, neuron {j}: {label} {names[0]} = {_fmt(first[0][k, j])}, {names[1]} = "
+                     f"{_fmt(first[1][k, j])}; {b.backend} {names[0]} = {_fmt(second[0][k, j])}, {names[1]} = "
+                     f"{_fmt(second[1][k, j])}")
     return out
 
 
@@ -262,17 +276,18 @@ def _rerun(claim: Claim, scenario: Scenario, backend: str, dps: int = CROSS_DPS,
                    backend=backend, form=claim.form, dps=dps, papers=audit_papers(claim), tol_digits=tol_digits)
 
 
-def _rerun_flow(claim: Claim, scenario: Scenario, run64: Run, dps: int) -> Run:
-    """The mp run that ``run64`` is compared with: the same scenario, or for a limit run the flow from eps'
-    (:func:`reference_log_eps`) with its log-norms shifted back by ln eps - ln eps'. At CROSS_DPS digits the step
-    tolerance is :func:`reference_tol_digits`; the ESCALATE_DPS runs keep the backend's default."""
+def _rerun_flow(claim: Claim, scenario: Scenario, run64: Run, dps: int, backend: str = "mp") -> Run:
+    """The reference run that ``run64`` is compared with, on ``backend`` (FIRST or "mp"): the same scenario, or for a
+    limit run the flow from eps' (:func:`reference_log_eps`) with its log-norms shifted back by ln eps - ln eps'. At
+    CROSS_DPS digits the step tolerance is :func:`reference_tol_digits`; the ESCALATE_DPS runs keep the mp backend's
+    default."""
     tol_digits = reference_tol_digits(claim.rtol) if dps == CROSS_DPS else None
     if claim.backend != "limit":
-        return _rerun(claim, scenario, "mp", dps, tol_digits=tol_digits)
+        return _rerun(claim, scenario, backend, dps, tol_digits=tol_digits)
     log_eps = reference_log_eps(run64)
     small = dataclasses.replace(scenario, init=dataclasses.replace(scenario.init, log_eps=log_eps))
-    runmp = execute(small, run64.horizon, rtol=claim.rtol, samples=claim.samples, spacing=claim.spacing, backend="mp",
-                    form="polar", dps=dps, papers=audit_papers(claim), tol_digits=tol_digits)
+    runmp = execute(small, run64.horizon, rtol=claim.rtol, samples=claim.samples, spacing=claim.spacing,
+                    backend=backend, form="polar", dps=dps, papers=audit_papers(claim), tol_digits=tol_digits)
     traj = runmp.trajectory
     assert traj is not None and traj.r is not None
     shifted = dataclasses.replace(traj, r=traj.r + (scenario.init.log_eps - log_eps))
@@ -285,17 +300,31 @@ class Unconverged(Exception):
     disagreement with float64 says nothing about the float64 engine."""
 
 
+def _first_reference(claim: Claim, scenario: Scenario, run64: Run, label: str, result: "CrossCheck") -> Run:
+    """The first reference run: the FIRST engine, or where it declines the run (:class:`taylor64.Declined`: sliding,
+    crowded surfaces, ...) the mp backend at CROSS_DPS digits, the reason kept in ``result.declined``; the backend
+    used is appended to ``result.first``."""
+    try:
+        run = _rerun_flow(claim, scenario, run64, CROSS_DPS, FIRST)
+    except Declined as exc:
+        result.declined.append(f"{label}: {exc}")
+        run = _rerun_flow(claim, scenario, run64, CROSS_DPS, "mp")
+    result.first.append(run.trajectory.backend if run.trajectory is not None else "mp")
+    return run
+
+
 def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
-                escalated: list[str]) -> tuple[Comparison, float, int, Run]:
-    """Compare with the mp backend at CROSS_DPS digits; a disagreement is rerun at each of ESCALATE_DPS in turn until
-    one agrees (that one decides) or the last one disagrees too. Then the last two mp runs are compared with each
+                result: "CrossCheck") -> tuple[Comparison, float, int, Run]:
+    """Compare with the first reference (:func:`_first_reference`); a disagreement is rerun on the mp backend at each
+    of ESCALATE_DPS in turn until one agrees (that one decides) or the last one disagrees too. Then the last two mp runs are compared with each
     other: if they disagree beyond the error estimate the mp reference is not converged (:class:`Unconverged`, the
     example is skipped: no engine can be blamed); if they agree with each other and not with float64, the float64
     engine is inconsistent (the caller reports FAILED)."""
     history: list[str] = []
     runs: list[tuple[int, Run, float]] = []
     for dps in (CROSS_DPS,) + ESCALATE_DPS:
-        runmp = _rerun_flow(claim, scenario, run64, dps)
+        runmp = _first_reference(claim, scenario, run64, label, result) if dps == CROSS_DPS else (
+            _rerun_flow(claim, scenario, run64, dps))
         if runmp.trajectory is not None and runmp.trajectory.uncertified is not None:
             raise Unconverged(f"the {dps}-digit mp reference is undetermined: {runmp.trajectory.uncertified}")
         error = example_error(run64, runmp, claim.rtol, dps)
@@ -305,7 +334,9 @@ def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
         if dps != CROSS_DPS:
             history.append(f"{dps} digits {'agree' if agrees else 'disagree'} ({cmp.disagreement:.3g} vs error {error:.3g})")
         elif not agrees:
-            history.append(f"{dps} digits disagree ({cmp.disagreement:.3g} vs error {error:.3g}, "
+            taylor = runmp.trajectory is not None and runmp.trajectory.backend == FIRST
+            first = "float64 Taylor" if taylor else f"{dps} digits"
+            history.append(f"{first} disagree ({cmp.disagreement:.3g} vs error {error:.3g}, "
                            f"{cmp.mismatches} sign mismatch(es))")
         if agrees:
             break
@@ -315,11 +346,11 @@ def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
         if self_check.disagreement > err_hi or self_check.mismatches:
             history.append(f"the {lo}- and {hi}-digit mp runs disagree with each other ({self_check.disagreement:.3g} vs "
                            f"error {err_hi:.3g}): the mp reference is not converged")
-            escalated.append(f"{label}: " + "; ".join(history))
+            result.escalated.append(f"{label}: " + "; ".join(history))
             raise Unconverged(f"the mp reference is not converged (its {lo}- and {hi}-digit runs disagree by "
                               f"{self_check.disagreement:.3g} > {err_hi:.3g})")
     if history:
-        escalated.append(f"{label}: " + "; ".join(history))
+        result.escalated.append(f"{label}: " + "; ".join(history))
     return cmp, error, dps, runmp
 
 
@@ -389,7 +420,7 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
             _record(result, label, cmp, error, "scipy Radau", STIFF_REFERENCE)
             continue
         try:
-            cmp, error, dps, runmp = _compare_mp(claim, scenario, run64, label, result.escalated)
+            cmp, error, dps, runmp = _compare_mp(claim, scenario, run64, label, result)
             if cmp.disagreement > error or cmp.mismatches:
                 cmp, error = _tightened(claim, scenario, runmp, cmp, error, dps, label, result)
         except Unconverged as exc:
@@ -398,9 +429,10 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         except VerifyError as exc:
             result.skipped.append(f"{label}: mp run failed ({type(exc).__name__}: {exc})")
             continue
-        _record(result, label, cmp, error, f"{dps} digits", MP_REFERENCE)
-    if result.stiff:
-        result.backend = "scipy-radau" if len(result.stiff) == result.runs else "mp + scipy-radau"
+        how = f"{dps} digits" if dps != CROSS_DPS else ("float64 Taylor" if result.first[-1] == FIRST else f"{dps} digits")
+        _record(result, label, cmp, error, how, MP_REFERENCE)
+    used = list(dict.fromkeys(result.first)) + (["scipy-radau"] if result.stiff else [])
+    result.backend = " + ".join(used) if used else FIRST
     return result
 
 

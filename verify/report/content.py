@@ -48,14 +48,17 @@ def margin_text(entry: dict[str, Any]) -> str:
 
 
 def cross_check_text(cc: dict[str, Any]) -> str:
-    """e.g. '2 run(s) on mp (16 digits, tolerance 1e-13), max disagreement 3.1e-10 (error estimate 1.2e-07)'."""
+    """e.g. '2 run(s) on taylor (float64 Taylor, tolerance 1e-13), max disagreement 3.1e-10 (error estimate 1.2e-07)';
+    a run the Taylor engine declined ran on mp: 'on taylor + mp (float64 Taylor / 16 digits, ...)'."""
     if cc.get("not_applicable"):
         return "not applicable: " + str(cc["not_applicable"])
     if not cc.get("runs"):
         return "no run (" + "; ".join(cc.get("skipped") or ["nothing to rerun"]) + ")"
     engine = "" if cc.get("engine", "events") == "events" else f"{cc['engine']} engine vs "
     tol = f", tolerance 1e-{cc['tol_digits']}" if cc.get("tol_digits") else ""
-    digits = f" ({cc['dps']} digits{tol})" if cc.get("dps") else ""
+    what = [name for name, used in (("float64 Taylor", "taylor" in str(cc.get("backend"))),
+                                    (f"{cc.get('dps')} digits", bool(cc.get("dps")))) if used]
+    digits = f" ({' / '.join(what)}{tol})" if what else ""
     text = (f"{engine}{cc['runs']} run(s) on {cc.get('backend', '?')}{digits}"
             + f", max disagreement {fmt(cc.get('max_disagreement'), 2)} (error estimate {fmt(cc.get('error'), 2)})")
     if cc.get("pattern_mismatches"):
@@ -65,6 +68,8 @@ def cross_check_text(cc: dict[str, Any]) -> str:
     if cc.get("estimate_exceeded"):
         text += (f"; float64 error estimate exceeded on {len(cc['estimate_exceeded'])} example(s), converging when "
                  f"tightened ({'; '.join(cc['estimate_exceeded'])})")
+    if cc.get("declined"):
+        text += f"; {len(cc['declined'])} declined by the Taylor engine, run on mp ({'; '.join(cc['declined'])})"
     if cc.get("stiff"):
         text += (f"; {len(cc['stiff'])} beyond the mp cost cap compared with scipy's Radau on the limit field "
                  f"(verify/evidence/stiff_limit.py)")

@@ -76,13 +76,16 @@ _CROSS_CHECK = {
     "properties": {
         "runs": {"type": "integer", "minimum": 0},
         "engine": {"type": "string", "description": "the backend whose runs were checked (events, limit)"},
-        "backend": {"type": "string"},
-        "dps": {"type": "integer"},
+        "backend": {"type": "string", "description": "the first references used: taylor (the float64 Taylor engine), "
+                    "mp (where it declined), scipy-radau (limit runs beyond the mp cost cap), joined by ' + '"},
+        "dps": {"type": "integer", "description": "digits of the mp first references (present when one ran)"},
         "max_disagreement": _NUMBER_OR_TEXT,
         "error": _NUMBER_OR_TEXT,
         "pattern_mismatches": {"type": "integer", "minimum": 0},
         "skipped": {"type": "array", "items": {"type": "string"}},
         "escalated": {"type": "array", "items": {"type": "string"}},
+        "declined": {"type": "array", "items": {"type": "string"}, "description": "examples the float64 Taylor engine "
+                     "declined (a sliding pair, crowded surfaces, ...) and the mp backend ran instead"},
         "stiff": {"type": "array", "items": {"type": "string"}, "description": "limit-engine examples beyond the mp "
                   "cost cap compared with the stiff reference (scipy Radau on the limit field)"},
         "estimate_exceeded": {"type": "array", "items": {"type": "string"}, "description": "examples whose float64 run "

@@ -217,7 +217,8 @@ class Recurrence:
                           flat(self.weight), np.empty(0) if self.s is None else flat(self.s),
                           self.A, self.b, self.G, self.g, self.f, self.aux, self.ex, self.q,
                           none if self.cc is None else self.cc, self.inv0, self.ka, none if self.E is None else self.E,
-                          none if self.kb is None else self.kb, none if self.rho is None else self.rho)
+                          none if self.kb is None else self.kb, none if self.rho is None else self.rho,
+                          np.full(m, -1, dtype=np.int64), none)
         self.k = target
 
     # one field order ------------------------------------------------------------------------------

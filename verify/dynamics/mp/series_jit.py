@@ -6,8 +6,9 @@ on the small arrays of this problem numpy's per-call overhead was most of the fl
 (about 35 us per order for n = 8, h = 5, against about 1 us here). The same operations in the
 same order as the numpy recurrence, except that matrix products and sums over several axes
 add their terms left to right (numpy hands products to BLAS): the two agree to rounding, and
-the numpy recurrence on float64 arrays is this kernel's oracle in the tests. Sliding neurons
-(Filippov rows) stay on the numpy recurrence.
+the numpy recurrence on float64 arrays is this kernel's oracle in the tests. The mp backend's sliding neurons
+(Filippov rows) stay on the numpy recurrence; the float64 Taylor engine (:mod:`verify.dynamics.taylor64`) passes
+neurons sliding along one row each (``slide_row``), the numpy recurrence's one-row case.
 
 Codes: ``family`` is :data:`FAMILY_CODES` of the loss's ``Loss.family``, ``scale`` its
 ``Loss.scale``.
@@ -97,9 +98,13 @@ def _loss_order(k: int, family: int, scale: float, y: np.ndarray, f: np.ndarray,
 def extend(k0: int, k1: int, polar: bool, family: int, scale: float, train_v: bool, X: np.ndarray, y: np.ndarray,
            M: np.ndarray, weight: np.ndarray, s: np.ndarray, A: np.ndarray, b: np.ndarray, G: np.ndarray, g: np.ndarray,
            f: np.ndarray, aux: np.ndarray, ex: np.ndarray, q: np.ndarray, cc: np.ndarray, inv0: np.ndarray,
-           ka: np.ndarray, E: np.ndarray, kb: np.ndarray, rho: np.ndarray) -> None:
+           ka: np.ndarray, E: np.ndarray, kb: np.ndarray, rho: np.ndarray, slide_row: np.ndarray,
+           ys: np.ndarray) -> None:
     """Field orders k0..k1-1, i.e. state orders k0+1..k1, in place (arrays as in ``series.Recurrence``; E, kb, rho
-    and s are read in polar form only, cc for the poly family only, inv0 for the poly and logistic families)."""
+    and s are read in polar form only, cc for the poly family only, inv0 for the poly and logistic families).
+    ``slide_row[j]`` >= 0: neuron j slides along that one row's surface (M 0 there), and G_j gains y_k x_i with
+    y_k = -sum_l M_lj g_l,k <x_l, x_i> / ||x_i||^2 (``series.Recurrence``'s Filippov rows, one row), kept in ys[k, j];
+    -1 everywhere (the mp backend's calls): no sliding neuron, ys not read."""
     n, d = X.shape
     m = A.shape[1]
     P = np.empty((m, d))
@@ -143,6 +148,19 @@ def extend(k0: int, k1: int, polar: bool, family: int, scale: float, train_v: bo
                 for i in range(n):
                     acc += M[i, j] * Y[i, c]
                 G[k, j, c] = acc
+            r = slide_row[j]
+            if r >= 0:
+                acc, own = 0.0, 0.0
+                for i in range(n):
+                    kir = 0.0
+                    for c in range(d):
+                        kir += X[i, c] * X[r, c]
+                    acc += M[i, j] * g[k, i] * kir
+                for c in range(d):
+                    own += X[r, c] * X[r, c]
+                ys[k, j] = -acc / own
+                for c in range(d):
+                    G[k, j, c] += ys[k, j] * X[r, c]
         for j in range(m):
             if polar:
                 acc = 0.0
