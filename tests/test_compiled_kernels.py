@@ -375,7 +375,7 @@ def test_compiled_steps_with_sliding_pairs_match_the_engines_python_rhs(polar, a
     np.testing.assert_allclose(Fc, F, rtol=0.0, atol=1e-10 * np.max(np.abs(F)))
     # the exit search's slopes at the step's nodes (filippov_jit.node_slopes) against raw_slopes on the dense output
     compiled = eng.node_slopes(z, Fc)
-    nodes = stepper.dense_eval(z, Fc, detect._NODES)
+    nodes = stepper.dense_eval(z, Fc, detect.NODES)
     assert len(compiled) == len(nodes) == 9
     for (ci, cj, cc), zk in zip(compiled, nodes):
         pi, pj, pc = eng.raw_slopes(zk)

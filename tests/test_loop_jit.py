@@ -92,6 +92,29 @@ def test_hand_backs_agree(monkeypatch):
     _agree(a, b)
 
 
+@pytest.mark.parametrize("alpha", [0.0, 0.1])
+def test_sliding_runs_compiled_and_agree(monkeypatch, alpha):
+    """Filippov sliding of pairs alone on their neurons runs inside the compiled loop (slopes at every stage,
+    projection after every step); Python takes only the steps with an exit and the event points while a pair
+    slides. The run is the Python iteration's."""
+    ds, W, v = _ortho(seed=0, n=10, d=4, h=8)
+    iterations = [0]
+    iterate = engine.Engine.iterate
+
+    def counted(self, *args):
+        iterations[0] += 1
+        return iterate(self, *args)
+
+    monkeypatch.setattr(engine.Engine, "iterate", counted)
+    a, b = _both(monkeypatch, lambda: simulate(ds, W, v, 40.0, loss="square", alpha=alpha, form="cartesian"))
+    slides = sum(e.kind == "sliding" for e in a.events)
+    assert slides >= 3 and a.stats["sliding_evals"] > 300
+    assert a.stats["sliding_evals"] == b.stats["sliding_evals"]
+    python_in_compiled = iterations[0] - a.stats["steps"] - a.stats["rejected"]  # the oracle iterated every step
+    assert python_in_compiled < a.stats["steps"] / 4
+    _agree(a, b)
+
+
 def test_python_steps_agree(monkeypatch):
     """A step with a non-monotone candidate (left to :func:`crossings.hard_candidates`) is taken by Python."""
     rng = np.random.default_rng(2)

@@ -15,7 +15,7 @@ from verify.dynamics import crossings, filippov_jit, scan, stepper
 from verify.dynamics.forms import row_norms
 from verify.dynamics.settle import SURFACE_TOL
 
-_NODES = np.append(0.5 * (1.0 - np.cos(np.pi * (np.arange(8) + 0.5) / 8)), 1.0)  # Chebyshev nodes on [0, 1], then 1
+NODES = np.append(0.5 * (1.0 - np.cos(np.pi * (np.arange(8) + 0.5) / 8)), 1.0)  # Chebyshev nodes on [0, 1], then 1
 
 
 class Detection:
@@ -72,10 +72,10 @@ class Detection:
         (:func:`filippov_jit.node_slopes`) for pairs alone on their neurons and lines, else by
         :meth:`Filippov.raw_slopes` on the dense output."""
         if not self.compiled_steps():
-            return [self.raw_slopes(zk) for zk in stepper.dense_eval(z, F, _NODES)]
+            return [self.raw_slopes(zk) for zk in stepper.dense_eval(z, F, NODES)]
         slide = self.slide_args()
         X, y, sgn, r_ref, h, d, loss, _train_v, polar = self.form.compiled_args()
-        C = filippov_jit.node_slopes(z, F, _NODES, self.mode.S, slide, X, y, sgn, r_ref, h, d, loss, polar)
+        C = filippov_jit.node_slopes(z, F, NODES, self.mode.S, slide, X, y, sgn, r_ref, h, d, loss, polar)
         return [(slide[0], slide[1], c) for c in C]
 
     def sliding_exit(self, z: np.ndarray, F: np.ndarray) -> tuple[float, list[tuple[int, int]]]:
@@ -93,8 +93,8 @@ class Detection:
                 si, sj, sc = self.raw_slopes(stepper.dense_eval(z, F, x))
                 return float(sc[(si == i) & (sj == j)][0] - bound)
 
-            x0 = 0.0 if k == 0 else float(_NODES[k - 1])
-            a, b = fn(x0), fn(float(_NODES[k]))
-            x = float(_NODES[k]) if a * b > 0 else brentq(fn, x0, float(_NODES[k]), xtol=1e-15, rtol=1e-15)
+            x0 = 0.0 if k == 0 else float(NODES[k - 1])
+            a, b = fn(x0), fn(float(NODES[k]))
+            x = float(NODES[k]) if a * b > 0 else brentq(fn, x0, float(NODES[k]), xtol=1e-15, rtol=1e-15)
             return x, [(i, j)]
         return np.inf, []

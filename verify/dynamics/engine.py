@@ -9,9 +9,10 @@ are :func:`events.solve_cartesian` and :func:`events.solve_polar`. It knows noth
 
 One iteration (:meth:`Engine.iterate`) is one trial step. For a built-in loss the iterations run
 inside :func:`loop_jit.run` (the whole step-to-next-event loop compiled: steps, scan, samples, event
-points, single-pair settling) whenever no pair slides; it hands back to :meth:`Engine.iterate` for
-the rare steps it does not handle (a non-monotone candidate, several near pairs on one neuron or a
-shared line, a pair that starts sliding) and resumes after them. ``COMPILED_LOOP = False`` runs every
+points, single-pair settling, sliding pairs alone on their neurons and lines); it hands back to
+:meth:`Engine.iterate` for the rare steps it does not handle (a non-monotone candidate, a sliding exit, several
+near pairs on one neuron or a shared line, a pair that starts sliding, any event point while a pair slides) and
+resumes after them. ``COMPILED_LOOP = False`` runs every
 iteration in Python (the oracle of the tests).
 
 Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
@@ -75,7 +76,7 @@ import numpy as np
 
 from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_jit, scan, stepper, switching
 from verify.dynamics.control import LOW_ORDERS, PAIRS, Cursor
-from verify.dynamics.detect import Detection
+from verify.dynamics.detect import NODES, Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling, apex_passages
@@ -225,7 +226,7 @@ class Engine(Settling, Detection, Filippov):
         cur.step = min(h, max_step)
         loop = CompiledLoop(self, s_grid, out, max_step) if COMPILED_LOOP and self.form._loss is not None else None
         while cur.s < s_end:
-            if loop is not None and not self.mode.sliding and loop.advance(cur):
+            if loop is not None and self.slides_compiled() and loop.advance(cur):
                 continue
             self.iterate(cur, s_grid, out, max_step)
         while cur.k < times.size:
@@ -336,7 +337,7 @@ class CompiledLoop:
         cap = max(4096, 4 * (n * h + h))
         self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
         self.pairs = np.empty((n * h, 2), dtype=np.int64)
-        self.stats = np.zeros(7, dtype=np.int64)
+        self.stats = np.zeros(8, dtype=np.int64)
 
     def advance(self, cur: Cursor) -> bool:
         """Run compiled from the cursor; False when the next iteration is Python's (:meth:`Engine.iterate`)."""
@@ -345,14 +346,17 @@ class CompiledLoop:
         ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0, cur.pair], dtype=np.int64)
         z, f = np.array(cur.z, dtype=float), np.array(cur.f, dtype=float)
         self.stats[:] = 0
+        ii, jj = eng.slide_args()[:2]  # the sliding pairs, each alone on its neuron and line (Engine.slides_compiled)
         status, n_pairs = loop_jit.run(fs, ks, self.stats, z, f, self.out, self.s_grid, *self.args, m.S, m.side, m.armed,
-                                       m.dead, *self.consts, self.ev_t, self.ev_ij, self.ev_kd, self.pairs,
-                                       rk_jit.TABLEAUS, LOW_ORDERS, rk_jit.TABLEAU_853, rk_jit.DENSE_853, crossings.CHEB, scan.DER)
+                                       m.dead, ii, jj, eng.slide_tol[ii, jj], *self.consts, self.ev_t, self.ev_ij,
+                                       self.ev_kd, self.pairs, rk_jit.TABLEAUS, LOW_ORDERS, rk_jit.TABLEAU_853,
+                                       rk_jit.DENSE_853, crossings.CHEB, scan.DER, NODES)
         cur.s, cur.step, eng.err_sum, eng.unorm_drift, *own, cur.lim, cur.gap, cur.s_event = fs.tolist()
         cur.own[:] = own
         cur.k, cur.rejected, cur.null_restarts, cur.calm, cur.pair = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3]), int(ks[5])
         cur.z, cur.f = z, f
-        for key, v in zip(("steps", "steps_rk23", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique"), self.stats.tolist()):
+        for key, v in zip(("steps", "steps_rk23", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique",
+                           "sliding_evals"), self.stats.tolist()):
             eng.stats[key] += v
         for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
             eng.events.append(Event(t, i, j, EVENT_KINDS[kind], direction))

@@ -5,14 +5,19 @@ its dense output), the error test and the step-size controller (:mod:`control`: 
 dense output, the move to an event point, re-arming, the settling of the crossing pairs and the slope
 refresh -- inside one compiled call, for as long as the run stays on the common path:
 
-- a built-in loss and no pair sliding (the mode's slopes are constants within a step);
-- every step's candidates are monotone on the step (no "hard" pair for :func:`crossings.hard_candidates`);
+- a built-in loss, and sliding pairs (if any) each alone on its neuron and its line through 0: their Filippov
+  slopes are recomputed at every stage (``slide``, as :mod:`rk_jit` takes it), they are projected back onto their
+  surfaces after every step and the slope refreshed with them (:meth:`engine.Engine.post_step`);
+- every step's candidates are monotone on the step (no "hard" pair for :func:`crossings.hard_candidates`), and no
+  sliding slope leaves [alpha - tol, 1 + tol] at the exit search's nodes (:func:`_slides_out`; Python locates
+  the exit);
 - at an event point every pair near its surface is the only one of its neuron and of its line through 0,
-  and crosses or grazes (:func:`switching.resolve_pair` says ACTIVE or INACTIVE, not SLIDING).
+  and crosses or grazes (:func:`switching.resolve_pair` says ACTIVE or INACTIVE, not SLIDING; a sliding pair is
+  near its surface, so an event point while one slides is settled in Python).
 
 It stops and hands back to Python (the reference, :meth:`engine.Engine.iterate`) with a status:
 ``DONE`` (s reached s_end), ``PY_STEP`` (nothing done in this iteration: Python takes the step: a hard
-candidate, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
+candidate, a sliding exit, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
 re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
 buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). The state vectors and the mode
 arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift, own (3), lim, gap, s_event]
@@ -31,14 +36,14 @@ import math
 import numba
 import numpy as np
 
-from verify.dynamics import engine_jit, rk_jit, scan, switching
+from verify.dynamics import engine_jit, filippov_jit, rk_jit, scan, switching
 from verify.dynamics.control import DOP853, accepted_sizes, mean_gap, propose
 from verify.dynamics.field_jit import data_weights, form_rhs, form_rhs_blas, output_factors, preact, preact_any_into, uses_blas
 from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
 
 DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
-STAT_STEPS, STAT_RK23, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE = range(7)
+STAT_STEPS, STAT_RK23, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE, STAT_SLIDING = range(8)
 
 
 @numba.njit(cache=True)
@@ -124,18 +129,44 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
 
 
 @numba.njit(cache=True)
+def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: int, loss: int, polar: bool) -> bool:
+    """Whether a sliding pair's slope leaves [alpha - tol, 1 + tol] at one of the step's ``nodes`` (the exit search's
+    screen, :meth:`detect.Detection.sliding_exit`: the Python step locates the exit)."""
+    alpha = slide[3]
+    C = filippov_jit.node_slopes(z, F, nodes, S, slide, X, y, sgn, r_ref, h, d, loss, polar)
+    for k in range(C.shape[0]):
+        for p in range(C.shape[1]):
+            if C[k, p] < alpha - slide_tol[p] or C[k, p] > 1.0 + slide_tol[p]:
+                return True
+    return False
+
+
+@numba.njit(cache=True)
+def _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h: int, d: int, loss: int, train_v: bool, polar: bool,
+             log_time: bool, blas: bool, work) -> None:
+    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`filippov_jit.filippov_S`)."""
+    wVT, wPS, wg, wGT, wa = work[3:]
+    Sz = filippov_jit.filippov_S(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if slide[0].size else S
+    if blas:
+        form_rhs_blas(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+    else:
+        form_rhs(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+
+
+@numba.njit(cache=True)
 def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
-        S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int, train_v: bool, polar: bool,
-        log_time: bool, land: bool, shared_line, lo: int, h: int, d: int, surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
-        dense853, cheb, der):
+        S, side, armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int,
+        train_v: bool, polar: bool, log_time: bool, land: bool, shared_line, lo: int, h: int, d: int,
+        surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
+        dense853, cheb, der, nodes):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
     n, N = X.shape[0], z.size
-    slide = (np.empty(0, np.int64), np.empty(0, np.int64), K, alpha)  # no sliding pair on this path
+    slide = (slide_ii, slide_jj, K, alpha)  # the sliding pairs, each alone on its neuron and line (may be none)
+    sliding = slide_ii.size > 0
     blas = uses_blas(n, h, d)  # field_jit: the choice at each call site
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
     work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps, reused: nothing allocated per step
-    wVT, wPS, wg, wGT, wa = work[3:]  # the field's part
     z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
     E0, VT = np.empty((n, h)), np.empty((d, h))
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
@@ -179,6 +210,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             rejected = True
             stats[STAT_REJECTED] += 1
             stats[STAT_RHS] += evals
+            stats[STAT_SLIDING] += evals if sliding else 0
             continue
         if pair == DOP853:
             rk_jit.dop853_dense_into(F, work, s, z, f, z_new, f_new, hs, S, X, y, sgn, r_ref, h, d, loss, train_v,
@@ -186,10 +218,12 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             evals += CX.size
         preact_any_into(E0, VT, X, z, lo, h)
         xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, E0, X, xnorm, side, armed, dead, surface_tol, cheb, der)
-        if hard.shape[0] and not start.shape[0]:
+        if (hard.shape[0] and not start.shape[0]) or (
+                sliding and _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h, d, loss, polar)):
             status = PY_STEP
             break
         stats[STAT_RHS] += evals
+        stats[STAT_SLIDING] += evals if sliding else 0
         if pair < DOP853:
             stats[STAT_RK23 + pair] += 1
         x_ev = np.inf
@@ -230,17 +264,23 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 break
             n_pairs = 0
             stats[STAT_RESTARTS] += 1
-            if blas:
-                form_rhs_blas(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
-            else:
-                form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+            _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, blas, work)
             stats[STAT_RHS] += 1
+            stats[STAT_SLIDING] += 1 if sliding else 0
         else:
             z[:] = z_new
             s = target if last else s + hs
             step = h_next
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
-            changed = False
+            changed = sliding
+            for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Filippov.post_step)
+                base = lo + slide_jj[p] * d
+                if d > 1:
+                    engine_jit.project_off(z[base : base + d], X[slide_ii[p]])
+                if polar:
+                    nrm = engine_jit.block_norm(z, base, d)
+                    for q in range(d):
+                        z[base + q] /= nrm
             if polar:
                 U = z[h:].reshape(h, d)
                 norms = engine_jit.row_norms(U)
@@ -253,11 +293,9 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                         U[j] /= norms[j]
                     changed = True
             if changed:
-                if blas:
-                    form_rhs_blas(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
-                else:
-                    form_rhs(f, s, z, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
+                _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, blas, work)
                 stats[STAT_RHS] += 1
+                stats[STAT_SLIDING] += 1 if sliding else 0
             else:
                 f[:] = f_new
     fs[0], fs[1], fs[2], fs[3] = s, step, err_sum, drift
