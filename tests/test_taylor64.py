@@ -88,14 +88,36 @@ def test_sliding_runs_are_the_mp_backends(alpha: float) -> None:
     assert _cartesian_gap(taylor, mp) < 1e-11
 
 
+@pytest.mark.parametrize("seed, loss, alpha", [(0, "exp", 0.0), (2, "exp", 0.1), (3, "logistic2", 0.0)])
+def test_rows_on_one_line_are_one_surface(seed: int, loss: str, alpha: float) -> None:
+    """Symmetric data (x and its mirror -x): each line is searched once and settled as one surface (a mirror's slope
+    1 + alpha - s), as the mp backend settles it: the same events (both rows' at each crossing), the same states."""
+    sym = symmetric_separable(5, 3, 0.2, seed=seed)
+    init = balanced_init(6, 3, log_eps=0.0, seed=5 + seed)
+    times = np.linspace(0.0, 20.0, 11)
+    taylor = simulate_taylor(sym, 1e-4 * init.W0, 1e-4 * init.v0, times, loss=loss, alpha=alpha, tol_digits=14)
+    mp = simulate(sym, 1e-4 * init.W0, 1e-4 * init.v0, 20.0, times=times, loss=loss, alpha=alpha, backend="mp",
+                  dps=20)
+    assert len(taylor.crossings()) > 10 and _events(taylor) == _events(mp)
+    assert _cartesian_gap(taylor, mp) < 1e-11
+
+
 def test_off_its_path_it_declines() -> None:
-    """Rows on one line through 0, two pairs of one neuron on their surfaces at t = 0 (w_j = 0), a Cartesian eps
-    beyond float64: Declined (the cross-check then runs the mp backend)."""
+    """A line of two rows that slides (coupled sliding: the mp backend refuses it too), two pairs of one neuron on
+    their surfaces at t = 0 (w_j = 0), a Cartesian eps beyond float64: Declined (the cross-check then runs the mp
+    backend)."""
+    X = np.array([[1.6460279172899572, 0.03591098487716776], [-1.0325337328654607, -0.48446388988112],
+                  [1.5880379164126466, -0.9419392946684394], [0.7695557612894949, 0.4388665853173851],
+                  [3.2920558345799145, 0.07182196975433552], [-2.0650674657309214, -0.96892777976224],
+                  [3.176075832825293, -1.8838785893368788], [1.5391115225789898, 0.8777331706347702],
+                  [1.4652628189725065, 0.5318866803057821]])  # rows 4 to 7 are 2 x rows 0 to 3 (tests/test_coupled...)
+    y = np.array([-1.0, 1.0, 1.0, 1.0, -1.0, 1.0, 1.0, 1.0, -1.0])
+    U0 = np.array([[0.1337409126813979, 0.03624649434957914], [0.1791794986919268, 0.9070638474008038]])
+    U0 /= np.linalg.norm(U0, axis=1)[:, None]
+    with pytest.raises(Declined, match="slide together"):
+        simulate_taylor(Dataset(X, y), U0, -np.ones(2), np.linspace(0.0, 40.0, 21), loss="exp", alpha=0.2,
+                        tol_digits=14, log_eps=-30.0)
     ds, W, v = _ortho(0, 10, 4, 8)
-    sym = symmetric_separable(4, 3, 0.2, seed=0)
-    init = balanced_init(3, 3, log_eps=0.0, seed=1)
-    with pytest.raises(Declined, match="one line through 0"):
-        simulate_taylor(sym, 1e-3 * init.W0, 1e-3 * init.v0, np.array([1.0]), loss="exp", alpha=0.0, tol_digits=14)
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     on = Dataset(X, np.array([1.0, -1.0]))
     with pytest.raises(Declined, match="several pairs of one neuron"):

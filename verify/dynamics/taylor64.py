@@ -9,10 +9,11 @@ no Runge-Kutta step, no field kernel, no Chebyshev scan, no settling code. It co
 where the mp backend's Python step costs about 0.6 ms (PL-T1-i's cross-check runs: 180 steps in 2 ms against
 110 ms).
 
-It runs crossings and Filippov sliding along one row's surface per neuron. A run that meets anything else --
-several pairs of one neuron on their surfaces at one point (also at t = 0), rows on one line through 0, a Cartesian
-scale beyond float64's range, a coefficient that is not finite, a step that stops advancing -- raises
-:class:`Declined` naming it, and the caller runs the mp backend instead (:mod:`verify.evidence.cross_check`).
+It runs crossings, rows on one line through 0 (one surface per line, settled as one), and Filippov sliding along
+one row's surface per neuron. A run that meets anything else -- pairs of several lines of one neuron on their
+surfaces at one point (also at t = 0), a line of several rows that slides, a Cartesian scale beyond float64's
+range, a coefficient that is not finite, a step that stops advancing -- raises :class:`Declined` naming it, and
+the caller runs the mp backend instead (:mod:`verify.evidence.cross_check`).
 
 Error estimate (``Trajectory.error_estimate``): the sum over steps of the larger of the series' last two terms at
 the step taken (relative per neuron in Cartesian form, absolute in r and u in polar form) plus (N + 1) 2^-52
@@ -74,10 +75,7 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
             W, v = math.exp(log_eps) * W, math.exp(log_eps) * v
         state, second, sgn = W, v, np.ones(h)
     X = np.ascontiguousarray(field.X, dtype=float)
-    n = X.shape[0]
-    rep, _ = switching.lines(X)
-    if np.any(rep != np.arange(n)):
-        raise Declined("rows on one line through 0 share their surfaces (coupled settling)")
+    line_rep, line_sgn = switching.lines(X)
     P = X @ state.T
     tau = SURFACE_TOL * np.linalg.norm(X, axis=1)[:, None] * np.linalg.norm(state, axis=1)[None, :]
     active = (P > 0.0) & (np.abs(P) > tau)  # a pair on its surface starts inactive; the loop settles it at t = 0
@@ -85,7 +83,7 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
     side = np.where(active, 1, -1).astype(np.int64)
     order = default_order(int(tol_digits))
     out_W, out_v = np.empty((t.size, h, d)), np.empty((t.size, h))
-    cap = max(4096, EVENTS_PER_PAIR * n * h)
+    cap = max(4096, EVENTS_PER_PAIR * X.shape[0] * h)
     ev_t, ev_ij, ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
     info = np.zeros(5)
     start = _time.perf_counter()
@@ -93,7 +91,8 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
         status = taylor64_jit.run(t, np.ascontiguousarray(state), np.ascontiguousarray(second), X,
                                   np.ascontiguousarray(field.y, dtype=float), S, side, sgn.astype(float),
                                   float(field.alpha), polar, FAMILY_CODES[spec.family], float(spec.scale),
-                                  bool(field.train_v), order, 10.0 ** -int(tol_digits), SURFACE_TOL, out_W, out_v,
+                                  bool(field.train_v), line_rep.astype(np.int64), line_sgn.astype(float), order,
+                                  10.0 ** -int(tol_digits), SURFACE_TOL, out_W, out_v,
                                   ev_t, ev_ij, ev_kd, info)
     if status != taylor64_jit.DONE:
         raise Declined(f"{taylor64_jit.REASONS[status]} at t = {info[3]:.9g}")

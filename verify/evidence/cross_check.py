@@ -5,8 +5,8 @@ After the search of a trajectory claim on the float64 event engine ends HOLDS, i
 run the verdict read) and on a first reference: the float64 Taylor engine (:mod:`verify.dynamics.taylor64`,
 ``FIRST``: the mp backend's method in float64, compiled -- Taylor series per mode from the mp backend's recurrence,
 its own event location and loss code: an independent path, at about 1/40 of the mp backend's cost), or where that
-engine declines the run (a sliding pair, several pairs of one neuron on their surfaces at once, rows on one line
-through 0: ``declined`` records why) the mpmath backend at ``CROSS_DPS`` digits. Either steps at tolerance 10^-D,
+engine declines the run (surfaces of two lines through 0 of one neuron reached at once, a line of several rows that
+slides: ``declined`` records why) the mpmath backend at ``CROSS_DPS`` digits. Either steps at tolerance 10^-D,
 D = ``CROSS_TOL_BEYOND`` digits beyond the claim's rtol (:func:`reference_tol_digits`; at most the mp backend's
 default dps + 2): its own error, SAFETY errmp in e below, stays about 10^3 times under the SAFETY rtol term, and its
 steps are about a third fewer than at the default tolerance. At every sample time t_k the states
@@ -301,8 +301,8 @@ class Unconverged(Exception):
 
 
 def _first_reference(claim: Claim, scenario: Scenario, run64: Run, label: str, result: "CrossCheck") -> Run:
-    """The first reference run: the FIRST engine, or where it declines the run (:class:`taylor64.Declined`: sliding,
-    crowded surfaces, ...) the mp backend at CROSS_DPS digits, the reason kept in ``result.declined``; the backend
+    """The first reference run: the FIRST engine, or where it declines the run (:class:`taylor64.Declined`: crowded
+    surfaces, a line that slides, ...) the mp backend at CROSS_DPS digits, the reason kept in ``result.declined``; the backend
     used is appended to ``result.first``."""
     try:
         run = _rerun_flow(claim, scenario, run64, CROSS_DPS, FIRST)
