@@ -85,10 +85,19 @@ def float_signs(X: np.ndarray, y: np.ndarray, tau: float = 1e-12) -> tuple[np.nd
 
 
 def signs(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """:func:`exact_signs` when affordable (n^2 d within the exact budget), else :func:`float_signs`; last: exact?"""
-    if exact_affordable(len(X), X.shape[1]):
-        return (*exact_signs(X, y), True)
-    return (*float_signs(X, y), False)
+    """:func:`exact_signs` when affordable (n^2 d within the exact budget), else :func:`float_signs`; last: exact?
+    Kept per data set (the audit, T^ and the late phase of one run ask for the same signs; read-only arrays)."""
+    X, y = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float)
+    return _signs(X.tobytes(), X.shape, y.tobytes())
+
+
+@functools.lru_cache(maxsize=16)
+def _signs(X_bytes: bytes, shape: tuple[int, int], y_bytes: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    X, y = np.frombuffer(X_bytes).reshape(shape), np.frombuffer(y_bytes)
+    out = (*exact_signs(X, y), True) if exact_affordable(len(X), X.shape[1]) else (*float_signs(X, y), False)
+    for a in out[:3]:
+        a.flags.writeable = False
+    return out
 
 
 def sigma_pm(y: np.ndarray, gram: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
