@@ -62,12 +62,11 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
     h, d = W.shape
     polar = chosen == "polar"
     if polar:
-        norms = np.linalg.norm(W, axis=1)
-        if not field.train_v or np.any(norms == 0.0) or not np.allclose(np.abs(v), norms, rtol=1e-12, atol=0.0):
+        from verify.simulate import is_balanced, polar_state  # the float64 engine's start: the same r0, U0
+
+        if not field.train_v or not np.all(np.any(W != 0.0, axis=1)) or not is_balanced(W, v):
             raise Declined("the polar form needs a balanced init (|v_j| = ||w_j|| > 0) with v trained")
-        state = W / norms[:, None]
-        second = np.log(norms) + (0.0 if log_eps is None else float(log_eps))
-        sgn = np.sign(v)
+        second, state, sgn = polar_state(W, v, log_eps)
     else:
         if log_eps is not None:
             if abs(log_eps) > MAX_LOG_SCALE:

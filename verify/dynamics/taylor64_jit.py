@@ -170,11 +170,10 @@ def run(times: np.ndarray, W0: np.ndarray, v0: np.ndarray, X: np.ndarray, y: np.
         side: np.ndarray, sgn: np.ndarray, alpha: float, polar: bool, family: int, scale: float, train_v: bool,
         line_rep: np.ndarray, line_sgn: np.ndarray, order: int, tol: float, surf: float, out_W: np.ndarray,
         out_v: np.ndarray, ev_t: np.ndarray, ev_ij: np.ndarray, ev_kd: np.ndarray, info: np.ndarray) -> int:
-    """Integrate from (W0, v0) (polar: (U0, r0)) in mode (S, side) to times[-1]; rows on one line through 0 share
-    their representative's surface (``line_rep``, orientation ``line_sgn``: :func:`switching.lines`); the states at
-    ``times`` into
-    out_W, out_v. ``info`` receives [error estimate (relative, the tail terms and rounding per step), steps,
-    events logged, the time reached, | ||u|| - 1 | seen before renormalisation]. Returns a status (module
+    """Integrate from (W0, v0) (polar: (U0, r0)) in mode (S, side) to times[-1], the states at ``times`` into out_W,
+    out_v; rows on one line through 0 share their representative's surface (``line_rep``, orientation ``line_sgn``:
+    :func:`switching.lines`). ``info`` receives [error estimate (relative, the tail terms and rounding per step),
+    steps, events logged, the time reached, | ||u|| - 1 | seen before renormalisation]. Returns a status (module
     docstring)."""
     n, d = X.shape
     h = W0.shape[0]

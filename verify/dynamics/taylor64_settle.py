@@ -81,12 +81,12 @@ def _resolve_line(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray,
     the other rows at their slopes, the mirrors at 1 + alpha; the rules of :func:`switching.resolve_pair` on it.
     (state, slope of the representative, repelling)."""
     b, A, size = 0.0, 0.0, 0.0
-    for l in range(g.size):
-        fixed = S[l, j]
-        if line_rep[l] == r:
-            fixed = 1.0 + alpha if line_sgn[l] < 0 else 0.0
-            A += line_sgn[l] * g[l] * K[l, r]
-        term = fixed * g[l] * K[l, r]
+    for k in range(g.size):
+        fixed = S[k, j]
+        if line_rep[k] == r:
+            fixed = 1.0 + alpha if line_sgn[k] < 0 else 0.0
+            A += line_sgn[k] * g[k] * K[k, r]
+        term = fixed * g[k] * K[k, r]
         b += term
         size += abs(term)
     gam = gain[j]
