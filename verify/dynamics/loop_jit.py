@@ -17,8 +17,8 @@ refresh -- inside one compiled call, for as long as the run stays on the common 
 
 It stops and hands back to Python (the reference, :meth:`engine.Engine.iterate`) with a status:
 ``DONE`` (s reached s_end), ``PY_STEP`` (nothing done in this iteration: Python takes the step: a hard
-candidate, a sliding exit, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point, after
-re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
+candidate, a sliding exit, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point,
+after re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
 buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). The state vectors and the mode
 arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift, own (3), lim, gap, s_event]
 (the last six: :class:`control.Cursor`'s memory for the choice of pair) and ``ks`` =
@@ -273,7 +273,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             step = h_next
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
             changed = sliding
-            for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Filippov.post_step)
+            for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Engine.post_step)
                 base = lo + slide_jj[p] * d
                 if d > 1:
                     engine_jit.project_off(z[base : base + d], X[slide_ii[p]])

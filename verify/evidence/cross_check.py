@@ -302,8 +302,8 @@ class Unconverged(Exception):
 
 def _first_reference(claim: Claim, scenario: Scenario, run64: Run, label: str, result: "CrossCheck") -> Run:
     """The first reference run: the FIRST engine, or where it declines the run (:class:`taylor64.Declined`: crowded
-    surfaces, a line that slides, ...) the mp backend at CROSS_DPS digits, the reason kept in ``result.declined``; the backend
-    used is appended to ``result.first``."""
+    surfaces, a line that slides, ...) the mp backend at CROSS_DPS digits, the reason kept in ``result.declined``;
+    the backend used is appended to ``result.first``."""
     try:
         run = _rerun_flow(claim, scenario, run64, CROSS_DPS, FIRST)
     except Declined as exc:
@@ -316,7 +316,8 @@ def _first_reference(claim: Claim, scenario: Scenario, run64: Run, label: str, r
 def _compare_mp(claim: Claim, scenario: Scenario, run64: Run, label: str,
                 result: "CrossCheck") -> tuple[Comparison, float, int, Run]:
     """Compare with the first reference (:func:`_first_reference`); a disagreement is rerun on the mp backend at each
-    of ESCALATE_DPS in turn until one agrees (that one decides) or the last one disagrees too. Then the last two mp runs are compared with each
+    of ESCALATE_DPS in turn until one agrees (that one decides) or the last one disagrees too. Then the last two mp
+    runs are compared with each
     other: if they disagree beyond the error estimate the mp reference is not converged (:class:`Unconverged`, the
     example is skipped: no engine can be blamed); if they agree with each other and not with float64, the float64
     engine is inconsistent (the caller reports FAILED)."""
@@ -429,7 +430,7 @@ def cross_check(claim: Claim, examples: Sequence[tuple[float, Scenario]], seed: 
         except VerifyError as exc:
             result.skipped.append(f"{label}: mp run failed ({type(exc).__name__}: {exc})")
             continue
-        how = f"{dps} digits" if dps != CROSS_DPS else ("float64 Taylor" if result.first[-1] == FIRST else f"{dps} digits")
+        how = "float64 Taylor" if dps == CROSS_DPS and result.first[-1] == FIRST else f"{dps} digits"
         _record(result, label, cmp, error, how, MP_REFERENCE)
     used = list(dict.fromkeys(result.first)) + (["scipy-radau"] if result.stiff else [])
     result.backend = " + ".join(used) if used else FIRST
