@@ -134,16 +134,17 @@ def _step_size(N: int, tol: float, W: np.ndarray, v: np.ndarray, data: tuple, mo
     A, b, g = ser[0], ser[1], ser[3]
     h, d = W.shape
     n = X.shape[0]
+    neuron = np.ones(h)  # the per-neuron scale: ||(w_j, v_j)|| (Cartesian), 1 (polar)
+    if not polar:
+        for j in range(h):
+            sj = math.sqrt(row_norm(W, j) ** 2 + v[j] * v[j])
+            neuron[j] = sj if sj > 0.0 else 1.0
     for k in range(N + 1):
         big = 0.0
         for j in range(h):
-            sj = 1.0
-            if not polar:
-                sj = math.sqrt(row_norm(W, j) ** 2 + v[j] * v[j])
-                sj = sj if sj > 0.0 else 1.0
             for c in range(d):
-                big = max(big, abs(A[k, j, c]) / sj)
-            big = max(big, abs(b[k, j]) / sj)
+                big = max(big, abs(A[k, j, c]) / neuron[j])
+            big = max(big, abs(b[k, j]) / neuron[j])
         if not np.isfinite(big):
             return np.nan
         sizes[k] = big
@@ -246,7 +247,7 @@ def run(times: np.ndarray, W0: np.ndarray, v0: np.ndarray, X: np.ndarray, y: np.
             break
         for j in range(h):  # sliding neurons back onto their surfaces; polar: unit directions
             if slide_row[j] >= 0:
-                project(W, X, K, slide_row[j], j, False)
+                project(W, X, slide_row[j], j, False)
             if polar:
                 nrm = row_norm(W, j)
                 drift = max(drift, abs(nrm - 1.0))

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from verify.dynamics import switching
-from verify.dynamics.engine_jit import row_norm
+from verify.dynamics.engine_jit import project_off, row_norm
 
 DONE, CROWDED, NONFINITE, STALLED, FULL, LINE_SLIDES = range(6)  # the statuses of taylor64_jit.run
 ROOT_BAND = 1e-14  # the pairs whose roots lie within this of the first one (in units of the step) trigger with it
@@ -60,13 +60,12 @@ def _dead_columns(S: np.ndarray, dead: np.ndarray, slide_row: np.ndarray, t: flo
 
 
 @numba.njit(cache=True)
-def project(W: np.ndarray, X: np.ndarray, K: np.ndarray, i: int, j: int, polar: bool) -> None:
-    """In place: w_j onto the surface <x_i, w> = 0 (d > 1; one row spans a 1-d space), polar: renormalised."""
+def project(W: np.ndarray, X: np.ndarray, i: int, j: int, polar: bool) -> None:
+    """In place: w_j onto the surface <x_i, w> = 0 (:func:`engine_jit.project_off`; d > 1: one row spans a 1-d
+    space), polar: renormalised."""
     d = X.shape[1]
     if d > 1:
-        c0 = preact(X, W, i, j) / K[i, i]
-        for c in range(d):
-            W[j, c] -= c0 * X[i, c]
+        project_off(W[j], X[i])
     if polar:
         nrm = row_norm(W, j)
         for c in range(d):
@@ -151,7 +150,7 @@ def settle(t: float, W: np.ndarray, v: np.ndarray, g0: np.ndarray, data: tuple, 
             state, slope, rep = _resolve_line(S, g0, K, gain, j, r, line_rep, line_sgn, alpha, arrival)
             if state == switching.SLIDING:
                 return LINE_SLIDES
-        project(W, X, K, r, j, polar)
+        project(W, X, r, j, polar)
         for i in range(n):
             if line_rep[i] != r:
                 continue

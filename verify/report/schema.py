@@ -85,7 +85,7 @@ _CROSS_CHECK = {
         "skipped": {"type": "array", "items": {"type": "string"}},
         "escalated": {"type": "array", "items": {"type": "string"}},
         "declined": {"type": "array", "items": {"type": "string"}, "description": "examples the float64 Taylor engine "
-                     "declined (a sliding pair, crowded surfaces, ...) and the mp backend ran instead"},
+                     "declined (crowded surfaces, a line of rows that slides, ...) and the mp backend ran instead"},
         "stiff": {"type": "array", "items": {"type": "string"}, "description": "limit-engine examples beyond the mp "
                   "cost cap compared with the stiff reference (scipy Radau on the limit field)"},
         "estimate_exceeded": {"type": "array", "items": {"type": "string"}, "description": "examples whose float64 run "
