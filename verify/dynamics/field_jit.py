@@ -14,10 +14,7 @@ around the same ``*_into`` kernels for other callers.
 
 Two forms of the same arithmetic, chosen by the size n h d of the two matrix products P = X V^T and G^T = X^T (S g)
 (:func:`uses_blas`): below BLAS_MIN_WORK, compiled loops (:func:`form_rhs`, :func:`preact_into`), which index arrays
-by position instead of slicing rows, inline their helpers (``inline="always"``) and make no call: numba
-reference-counts every array view and, in a function that calls another one, every array argument -- atomic
-operations that cost more than this arithmetic on small problems; in a function without calls or views it drops
-them. From BLAS_MIN_WORK on, the two products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm
+by position instead of slicing rows and inline their helpers (``inline="always"``). From BLAS_MIN_WORK on, the two products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm
 through numba's ``np.dot``), which then pays for itself: measured side by side in one process (2026-11-28, one
 thread), an evaluation took 0.21 us (loops) against 0.40 us (BLAS) at n h d = 120, the same at 1,600, 2.0 against
 1.7 us at 5,000 and 10.5 against 6.6 us at 40,000 (n = 40, d = 10, h = 100). BLAS sums in its own order:
@@ -25,6 +22,17 @@ deterministic for one BLAS build on one machine, equal to the loops' sums to rou
 with the numpy reference). The choice is made at each call site (``form_rhs_blas(...) if uses_blas(...) else
 form_rhs(...)``): a wrapper making it, inlined or not, added ~75 ns to every small evaluation (its own argument
 handling), a third of the evaluation.
+
+Reference counting: numba increments and decrements an atomic count on every array argument a function keeps and on
+every view it makes, and its pruning pass removes only some of these pairs. On the small case of
+``benchmarks/bench_peer.py`` (n = 8, d = 3, h = 5) a run made ~65,000 such atomic operations, 37,000 of them in
+:func:`form_rhs` (23 per evaluation), ~20% of its time under ``perf``. The kernels that allocate nothing --
+:func:`form_rhs`, the steps of :mod:`rk_jit`, the crossing scan :func:`scan.scan_step_into` -- are therefore compiled
+with numba's ``_nrt=False`` (``UNCOUNTED``): without its runtime, so without reference counts (and unable to allocate:
+such a kernel fails to compile rather than allocate). Their callers hold the arrays. A callee that needs the runtime
+says so (``COUNTED``): numba would otherwise compile it under its caller's ``_nrt=False`` (:func:`form_rhs_blas`,
+whose ``np.dot`` needs it, and :func:`filippov_jit.filippov_S_into`). The arithmetic is unchanged: the same states,
+bit for bit. Side by side on that case: the compiled loop 0.87 ms -> 0.60 ms per run (measured 2026-11-28).
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ import numpy as np
 from verify.model.losses import LOSSES
 
 BLAS_MIN_WORK = 2048  # n h d from which the field's two matrix products go to BLAS (module docstring)
+UNCOUNTED = {"_nrt": False}  # numba's option: compiled without its runtime (no reference counts, no allocation)
+COUNTED = {"_nrt": True}  # a callee of an UNCOUNTED kernel that needs the runtime (else it inherits UNCOUNTED)
 LOSS_CODES: dict[str, int] = {loss.name: loss.jit_code for loss in LOSSES.values() if loss.jit_code is not None}
 
 
@@ -284,15 +294,14 @@ def _neuron_slopes_into(out: np.ndarray, s: float, z: np.ndarray, GT: np.ndarray
             out[p] *= e
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", **UNCOUNTED)
 def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, VT: np.ndarray, PS: np.ndarray, g: np.ndarray, GT: np.ndarray, a: np.ndarray) -> None:
     """In place: out = dz/ds = F(z), or e^s F(z) when s = ln(1 + t) (``log_time``), F the field in mode S with
     G_j = sum_i S_ij g_i x_i (g: :func:`data_weights_into`, PS = S * P, a: :func:`output_factors_into`):
     Cartesian z = [W, v]: w_j' = v_j G_j, v_j' = sum_i S_ij <x_i, w_j> g_i (0 unless ``train_v``);
     polar z = [r - r_ref, U]: r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j).
-    VT, PS, g, GT, a: :func:`field_workspace`. Compiled loops only: no call (helpers inlined; numpy's error model: no
-    division here can be by zero), so numba drops the reference counting of the array arguments (module docstring).
-    From BLAS_MIN_WORK on (:func:`uses_blas`) callers take :func:`form_rhs_blas` instead."""
+    VT, PS, g, GT, a: :func:`field_workspace`. Compiled loops only (helpers inlined; numpy's error model: no division
+    here can be by zero), without numba's runtime (``UNCOUNTED``, module docstring). From BLAS_MIN_WORK on (:func:`uses_blas`) callers take :func:`form_rhs_blas` instead."""
     output_factors_into(a, z, sgn, r_ref, h, d, polar)
     preact_into(PS, VT, X, z, h if polar else 0, h)
     data_weights_into(g, PS, S, a, y, loss)
@@ -302,7 +311,7 @@ def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndar
     _neuron_slopes_into(out, s, z, GT, a, sgn, h, d, polar, log_time)
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", **COUNTED)
 def form_rhs_blas(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, VT: np.ndarray, PS: np.ndarray, g: np.ndarray, GT: np.ndarray, a: np.ndarray) -> None:
     """:func:`form_rhs` with its two matrix products by BLAS (:func:`preact_blas_into`, :func:`_gradients_blas_into`):
     the same arithmetic otherwise (the shared helpers), the products' sums in BLAS's order."""

@@ -3,7 +3,7 @@
 ``slide`` = (ii, jj, K, alpha): the sliding pairs (ii[p], jj[p]), K = X X^T and the leaky slope. At a state z
 the pairs' slopes are :func:`switching.one_row_slopes` with the data weights g(z) of the current mode S
 (:func:`filippov_slopes`, unclipped; the Python reference is :meth:`filippov.Filippov.raw_slopes`). The
-Runge-Kutta stages read them clipped to [alpha, 1] (:func:`filippov_S`, in :mod:`rk_jit`); the exit search of a
+Runge-Kutta stages read them clipped to [alpha, 1] (:func:`filippov_S_into`, in :mod:`rk_jit`); the exit search of a
 step reads them unclipped at the nodes of the step's dense output (:func:`node_slopes`, in :mod:`detect`).
 """
 
@@ -14,7 +14,8 @@ import numpy as np
 
 from verify.dynamics import switching
 from verify.dynamics.engine_jit import dense_point
-from verify.dynamics.field_jit import data_weights, output_factors, preact
+from verify.dynamics.field_jit import (COUNTED, data_weights, data_weights_into, field_workspace, output_factors,
+                                      output_factors_into, preact, preact_any_into)
 
 
 def no_slide(K: np.ndarray, alpha: float) -> tuple:
@@ -31,15 +32,31 @@ def filippov_slopes(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y
     return switching.one_row_slopes(S, g, K, ii, jj)
 
 
+@numba.njit(cache=True, **COUNTED)
+def filippov_S_into(out: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray,
+                    sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool, VT: np.ndarray,
+                    PS: np.ndarray, g: np.ndarray, a: np.ndarray) -> None:
+    """In place: out = S with the sliding pairs' slopes at z (:func:`filippov_slopes`), clipped to [alpha, 1] (1 when
+    alpha = 1). VT, PS, g, a: scratch (:func:`field_jit.field_workspace`); no allocation."""
+    ii, jj, K, alpha = slide
+    output_factors_into(a, z, sgn, r_ref, h, d, polar)
+    preact_any_into(PS, VT, X, z, h if polar else 0, h)
+    data_weights_into(g, PS, S, a, y, loss)
+    for i in range(S.shape[0]):
+        for j in range(S.shape[1]):
+            out[i, j] = S[i, j]
+    for p in range(ii.size):
+        c = switching.one_row_slope(S, g, K, ii[p], jj[p])
+        out[ii[p], jj[p]] = min(max(c, alpha), 1.0) if alpha < 1.0 else 1.0
+
+
 @numba.njit(cache=True)
 def filippov_S(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray,
                r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
-    """S with the sliding pairs' slopes at z, clipped to [alpha, 1] (1 when alpha = 1)."""
-    ii, jj, _K, alpha = slide
-    c = filippov_slopes(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar)
-    out = S.copy()
-    for p in range(ii.size):
-        out[ii[p], jj[p]] = min(max(c[p], alpha), 1.0) if alpha < 1.0 else 1.0
+    """:func:`filippov_S_into` into a new array."""
+    out = np.empty_like(S)
+    VT, PS, g, _GT, a = field_workspace(X.shape[0], d, h)
+    filippov_S_into(out, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
     return out
 
 

@@ -144,9 +144,12 @@ def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: i
 @numba.njit(cache=True)
 def _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h: int, d: int, loss: int, train_v: bool, polar: bool,
              log_time: bool, blas: bool, work) -> None:
-    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`filippov_jit.filippov_S`)."""
-    wVT, wPS, wg, wGT, wa = work[3:]
-    Sz = filippov_jit.filippov_S(z, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if slide[0].size else S
+    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`filippov_jit.filippov_S_into`)."""
+    S_stage, wVT, wPS, wg, wGT, wa = work[3:]
+    Sz = S
+    if slide[0].size:
+        filippov_jit.filippov_S_into(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, wVT, wPS, wg, wa)
+        Sz = S_stage
     if blas:
         form_rhs_blas(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
     else:
@@ -169,6 +172,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
     work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps, reused: nothing allocated per step
     z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
     E0, VT = np.empty((n, h)), np.empty((d, h))
+    scan_work = scan.scan_workspace(n, h)
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
     own = fs[4:7].copy()
     lim, gap, s_event = fs[7], fs[8], fs[9]
@@ -217,8 +221,9 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                                      polar, log_time, slide, AX, CX, DX)
             evals += CX.size
         preact_any_into(E0, VT, X, z, lo, h)
-        xq, qi, qj, start, hard = scan.scan_step(z, F, lo, h, E0, X, xnorm, side, armed, dead, surface_tol, cheb, der)
-        if (hard.shape[0] and not start.shape[0]) or (
+        xq, qi, qj, n_start, n_hard = scan.scan_step_into(scan_work, z, F, lo, h, E0, X, xnorm, side, armed, dead,
+                                                          surface_tol, cheb, der)
+        if (n_hard and not n_start) or (
                 sliding and _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h, d, loss, polar)):
             status = PY_STEP
             break
@@ -227,10 +232,10 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         if pair < DOP853:
             stats[STAT_RK23 + pair] += 1
         x_ev = np.inf
-        if start.shape[0]:
+        if n_start:
             x_ev = 0.0
-            n_pairs = start.shape[0]
-            pairs_out[:n_pairs] = start
+            n_pairs = n_start
+            pairs_out[:n_pairs] = scan_work[7][:n_start]
         elif qi >= 0:
             x_ev = xq
             n_pairs = 1

@@ -7,7 +7,7 @@ tests), with the stages evaluated by :func:`field_jit.form_rhs` (or its BLAS for
 Python between stages. Used by the event engine whenever the loss is a built-in one and every
 sliding pair is alone on its neuron and its line through 0: ``slide`` = (ii, jj, K, alpha) lists
 those pairs, whose Filippov slopes change within the step and are recomputed at every stage
-(:func:`filippov_jit.filippov_S`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
+(:func:`filippov_jit.filippov_S_into`, as :meth:`filippov.Filippov.effective_S`); empty ii, jj: no sliding pair.
 Independent variable s = t or ln(1 + t) (``log_time``: dz/ds = e^s F(z)). The ``*_into`` steps write into arrays
 they are given and keep their stages in a reused workspace (:func:`step_workspace`): the compiled loop allocates
 nothing per step; the allocating forms are thin wrappers for the Python iteration and the tests.
@@ -19,8 +19,8 @@ import numba
 import numpy as np
 
 from verify.dynamics import stepper
-from verify.dynamics.field_jit import field_workspace, form_rhs, form_rhs_blas, uses_blas
-from verify.dynamics.filippov_jit import filippov_S
+from verify.dynamics.field_jit import UNCOUNTED, field_workspace, form_rhs, form_rhs_blas, uses_blas
+from verify.dynamics.filippov_jit import filippov_S_into
 
 # (A, B, C, E, dense) of control.PAIRS' low-order pairs; dense: the stages -> the nested-basis dense matrix over step
 TABLEAUS = tuple(tuple(np.ascontiguousarray(a, dtype=float) for a in (p.A, p.B, p.C, p.E, p.dense))
@@ -35,8 +35,19 @@ STAGES = stepper._dop.N_STAGES_EXTENDED  # rows of the stage matrix: DOP853's 13
 @numba.njit(cache=True)
 def step_workspace(n: int, d: int, h: int, N: int) -> tuple:
     """Scratch arrays of the steps, reused from step to step: (K (STAGES, N) the stages, the stage state (N,), the
-    error scale (N,)) and those of :func:`field_jit.field_workspace`."""
-    return (np.empty((STAGES, N)), np.empty(N), np.empty(N)) + field_workspace(n, d, h)
+    error scale (N,), a stage's mode with its Filippov slopes (n, h)) and those of :func:`field_jit.field_workspace`."""
+    return (np.empty((STAGES, N)), np.empty(N), np.empty(N), np.empty((n, h))) + field_workspace(n, d, h)
+
+
+@numba.njit(cache=True, inline="always")
+def _stage_mode(S_stage: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray,
+                sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool, VT: np.ndarray,
+                PS: np.ndarray, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The mode of a stage at z: S, or, with sliding pairs, S_stage = S with their Filippov slopes at z."""
+    if slide[0].size == 0:
+        return S
+    filippov_S_into(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+    return S_stage
 
 
 @numba.njit(cache=True, inline="always")
@@ -83,15 +94,14 @@ def _error_scale(out: np.ndarray, z: np.ndarray, z_new: np.ndarray, rtol: np.nda
         out[p] = atol[p] + rtol[p] * max(abs(z[p]), abs(z_new[p]))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, **UNCOUNTED)
 def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E: np.ndarray, dense: np.ndarray) -> float:
     """One step of size ``step`` into z_new, f_new and F (7, N) the nested-basis dense matrix; returns
     err = RMS(step K^T E / scale), scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component).
     work: :func:`step_workspace`."""
-    K, zi, scale, VT, PS, g, GT, a = work
+    K, zi, scale, S_stage, VT, PS, g, GT, a = work
     N = z.size
     n_st = B.size
-    sliding = slide[0].size > 0
     blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     for p in range(N):
         K[0, p] = f[p]
@@ -99,7 +109,7 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
         for p in range(N):
             zi[p] = z[p]
         _accumulate(zi, step, A, i, K, i)
-        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
@@ -107,7 +117,7 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
     for p in range(N):
         z_new[p] = z[p]
     _accumulate(z_new, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+    Sz = _stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
     if blas:
         form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     else:
@@ -135,27 +145,26 @@ def low_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarr
     return z_new, f_new, err, F
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, **UNCOUNTED)
 def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.ndarray, atol: np.ndarray, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray, E3: np.ndarray, E5: np.ndarray) -> float:
     """One DOP853 step of size ``step`` (12 new evaluations) into z_new, f_new and the stages K = work[0] (rows
     13..15 left for :func:`dop853_dense_into`); returns err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
     e_k = K^T E_k / (atol + rtol max(|z|, |z_new|)). work: :func:`step_workspace`."""
-    K, zi, scale, VT, PS, g, GT, a = work
+    K, zi, scale, S_stage, VT, PS, g, GT, a = work
     N = z.size
     n_st = B.size
-    sliding = slide[0].size > 0
     blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     for p in range(N):
         K[0, p] = f[p]
     for i in range(1, n_st):
         _stage_state(zi, z, step, A, i, K, i)
-        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
             form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     _stage_state(z_new, z, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = filippov_S(z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+    Sz = _stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
     if blas:
         form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     else:
@@ -173,25 +182,24 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.nd
     """:func:`dop853_step_into` into new arrays: (z_new, f_new, err, K), K (16, N) with rows 13..15 zero."""
     N = z.size
     z_new, f_new, K = np.empty(N), np.empty(N), np.zeros((B.size + 4, N))
-    work = (K, np.empty(N), np.empty(N)) + field_workspace(X.shape[0], d, h)
+    work = (K,) + step_workspace(X.shape[0], d, h, N)[1:]
     err = dop853_step_into(z_new, f_new, work, s, z, f, step, rtol, atol, S, X, y, sgn, r_ref, h, d, loss, train_v,
                            polar, log_time, slide, A, B, C, E3, E5)
     return z_new, f_new, err, K
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, **UNCOUNTED)
 def dop853_dense_into(F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> None:
     """Into F: the (7, N) dense matrix of an accepted :func:`dop853_step_into` (3 more evaluations, filling the last
     rows of its stages K = work[0])."""
-    K, zi, _scale, VT, PS, g, GT, a = work
+    K, zi, _scale, S_stage, VT, PS, g, GT, a = work
     N = z.size
-    sliding = slide[0].size > 0
     blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     first = K.shape[0] - A_extra.shape[0]
     for m in range(A_extra.shape[0]):
         k = first + m
         _stage_state(zi, z, step, A_extra, m, K, k)
-        Sz = filippov_S(zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar) if sliding else S
+        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
@@ -213,7 +221,7 @@ def dop853_dense(s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_ne
     """:func:`dop853_dense_into` into a new (7, N) array, with the stages K of :func:`dop853_step`."""
     N = z.size
     F = np.empty((7, N))
-    work = (K, np.empty(N), np.empty(N)) + field_workspace(X.shape[0], d, h)
+    work = (K,) + step_workspace(X.shape[0], d, h, N)[1:]
     dop853_dense_into(F, work, s, z, f, z_new, f_new, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time,
                       slide, A_extra, C_extra, D)
     return F

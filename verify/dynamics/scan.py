@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from verify.dynamics.engine_jit import block_norm
+from verify.dynamics.field_jit import UNCOUNTED
 
 DEG = 7
 EARLIER_RTOL = 64.0 * 2.0**-53  # a quick pair is earlier only if negative at the current root beyond rounding
@@ -74,11 +75,9 @@ def _newton(c: np.ndarray, dc: np.ndarray) -> float:
     return x
 
 
-@numba.njit(cache=True)
-def monotone_root(c: np.ndarray, der: np.ndarray) -> float:
-    """Root on [-1, 1] of the monotone Chebyshev series c with c(-1) >= 0 > c(1); der maps
-    c to the coefficients of its derivative."""
-    dc = np.empty(DEG)
+@numba.njit(cache=True, inline="always")
+def _monotone_root_into(c: np.ndarray, der: np.ndarray, dc: np.ndarray) -> float:
+    """:func:`monotone_root` with the derivative's coefficients in the scratch dc (DEG,)."""
     for r in range(DEG):
         acc = 0.0
         for q in range(DEG + 1):
@@ -88,7 +87,27 @@ def monotone_root(c: np.ndarray, der: np.ndarray) -> float:
 
 
 @numba.njit(cache=True)
-def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: np.ndarray, xnorm: np.ndarray, side: np.ndarray, armed: np.ndarray, dead: np.ndarray, surface_tol: float, cheb: np.ndarray, der: np.ndarray):
+def monotone_root(c: np.ndarray, der: np.ndarray) -> float:
+    """Root on [-1, 1] of the monotone Chebyshev series c with c(-1) >= 0 > c(1); der maps
+    c to the coefficients of its derivative."""
+    return _monotone_root_into(c, der, np.empty(DEG))
+
+
+@numba.njit(cache=True)
+def scan_workspace(n: int, h: int) -> tuple:
+    """Scratch and results of :func:`scan_step_into`, reused from step to step: (a, e, phi (DEG + 1,), dc (DEG,),
+    bound (h,), near (n, h), count (h,), start, hard, quick pairs (n h, 2), quick estimates (n h,), quick series
+    (n h, DEG + 1))."""
+    m = n * h
+    return (np.empty(DEG + 1), np.empty(DEG + 1), np.empty(DEG + 1), np.empty(DEG), np.empty(h),
+            np.empty((n, h), np.bool_), np.empty(h, np.int64), np.empty((m, 2), np.int64), np.empty((m, 2), np.int64),
+            np.empty((m, 2), np.int64), np.empty(m), np.empty((m, DEG + 1)))
+
+
+@numba.njit(cache=True, **UNCOUNTED)
+def scan_step_into(work: tuple, z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: np.ndarray,
+                   xnorm: np.ndarray, side: np.ndarray, armed: np.ndarray, dead: np.ndarray, surface_tol: float,
+                   cheb: np.ndarray, der: np.ndarray):
     """Classify the watched pairs of one step and locate the earliest quick root.
 
     z (N,) the state at the step start and F (7, N) its dense matrix; the neuron block v_j
@@ -96,16 +115,13 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
     X (n, d); xnorm (n,); side, armed (n, h); dead (h,); cheb (8, 8) maps (z, F0..F6) to
     Chebyshev coefficients on the step. Watched: side != 0 and not dead;
     tau_ij = surface_tol ||x_i|| ||v_j||. Returns (x_quick in [0, 1] or inf, i, j of that pair,
-    start pairs (m, 2), hard pairs (m, 2)); quick roots are not searched when a start pair
-    exists.
+    number of start pairs, number of hard pairs), the start and hard pairs in the first rows of work[7] and work[8]
+    (:func:`scan_workspace`); quick roots are not searched when a start pair exists. No allocation.
     """
+    a, e, phi, dc, bound, near, count, start, hard, quick_idx, quick_est, quick_phi = work
     n, d = X.shape
     m_f = F.shape[0]
-    a = np.empty(m_f + 1)
-    e = np.empty(DEG + 1)
-    phi = np.empty(DEG + 1)
     n_start, n_hard, n_quick = 0, 0, 0
-    bound = np.empty(h)
     for j in range(h):
         base = lo + j * d
         acc_b = 0.0
@@ -115,22 +131,14 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
                 acc += F[k, base + q] * F[k, base + q]
             acc_b += np.sqrt(acc)
         bound[j] = acc_b * (1.0 + 1e-9)
-    near = np.empty((n, h), np.bool_)  # the screen, row by row over contiguous memory and without branches
-    count = np.zeros(h, np.int64)
+    for j in range(h):  # the screen, row by row over contiguous memory and without branches
+        count[j] = 0
     for i in range(n):
         xi = xnorm[i]
         for j in range(h):
             kept = (side[i, j] != 0) & ~(armed[i, j] & (abs(E0[i, j]) > xi * bound[j])) & ~dead[j]
             near[i, j] = kept
             count[j] += kept
-    m = 0
-    for j in range(h):
-        m += count[j]
-    start = np.empty((m, 2), np.int64)  # sized by the pairs the screen kept (usually none)
-    hard = np.empty((m, 2), np.int64)
-    quick_idx = np.empty((m, 2), np.int64)
-    quick_est = np.empty(m)
-    quick_phi = np.empty((m, DEG + 1))
     for j in range(h):
         if count[j] == 0:
             continue
@@ -190,15 +198,19 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
                 if right < 0.0:
                     quick_idx[n_quick, 0], quick_idx[n_quick, 1] = i, j
                     quick_est[n_quick] = -1.0 + 2.0 * left / (left - right)
-                    quick_phi[n_quick] = phi
+                    for q in range(DEG + 1):
+                        quick_phi[n_quick, q] = phi[q]
                     n_quick += 1
             else:
                 hard[n_hard, 0], hard[n_hard, 1] = i, j
                 n_hard += 1
     x_quick, qi, qj = np.inf, -1, -1
     if n_quick and not n_start:
-        k = int(np.argmin(quick_est[:n_quick]))
-        root = monotone_root(quick_phi[k], der)
+        k = 0
+        for p in range(1, n_quick):
+            if quick_est[p] < quick_est[k]:
+                k = p
+        root = _monotone_root_into(quick_phi[k], der, dc)
         for _ in range(n_quick):
             nxt, best = -1, np.inf
             for p in range(n_quick):
@@ -210,6 +222,17 @@ def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: 
             if nxt < 0:
                 break
             k = nxt
-            root = monotone_root(quick_phi[k], der)
+            root = _monotone_root_into(quick_phi[k], der, dc)
         x_quick, qi, qj = 0.5 * (root + 1.0), quick_idx[k, 0], quick_idx[k, 1]
-    return x_quick, qi, qj, start[:n_start].copy(), hard[:n_hard].copy()
+    return x_quick, qi, qj, n_start, n_hard
+
+
+@numba.njit(cache=True)
+def scan_step(z: np.ndarray, F: np.ndarray, lo: int, h: int, E0: np.ndarray, X: np.ndarray, xnorm: np.ndarray,
+              side: np.ndarray, armed: np.ndarray, dead: np.ndarray, surface_tol: float, cheb: np.ndarray,
+              der: np.ndarray):
+    """:func:`scan_step_into` with a new workspace: (x_quick, i, j, start pairs (m, 2), hard pairs (m, 2))."""
+    work = scan_workspace(X.shape[0], h)
+    xq, qi, qj, n_start, n_hard = scan_step_into(work, z, F, lo, h, E0, X, xnorm, side, armed, dead, surface_tol,
+                                                 cheb, der)
+    return xq, qi, qj, work[7][:n_start].copy(), work[8][:n_hard].copy()

@@ -131,23 +131,27 @@ def sliding_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, j: int, rows: np
     return nums.solve(M, rhs)
 
 
+@numba.njit(cache=True, inline="always")
+def one_row_slope(S: np.ndarray, g: np.ndarray, K: np.ndarray, i: int, j: int) -> float:
+    """Slope of a sliding pair (i, j) alone on its neuron: c = -sum_{k != i} S_kj g_k K_ki / (g_i K_ii)
+    (:func:`sliding_slopes` with one row). Where g_i K_ii = 0 the slope is undetermined and the current S_ij is
+    kept."""
+    own = g[i] * K[i, i]
+    if own == 0.0:
+        return S[i, j]
+    b = 0.0
+    for k in range(S.shape[0]):
+        if k != i:
+            b += S[k, j] * g[k] * K[k, i]
+    return -b / own
+
+
 @numba.njit(cache=True)
 def one_row_slopes(S: np.ndarray, g: np.ndarray, K: np.ndarray, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
-    """Slopes of sliding pairs (ii[p], jj[p]) alone on their neurons: c = -sum_{k != i} S_kj g_k K_ki / (g_i K_ii)
-    (:func:`sliding_slopes` with one row; compiled, read by the float64 steps as well). Where g_i K_ii = 0 the slope
-    is undetermined and the current S_ij is kept."""
+    """:func:`one_row_slope` of the pairs (ii[p], jj[p]) (compiled, read by the float64 steps as well)."""
     c = np.empty(ii.size)
     for p in range(ii.size):
-        i, j = ii[p], jj[p]
-        own = g[i] * K[i, i]
-        if own == 0.0:
-            c[p] = S[i, j]
-            continue
-        b = 0.0
-        for k in range(S.shape[0]):
-            if k != i:
-                b += S[k, j] * g[k] * K[k, i]
-        c[p] = -b / own
+        c[p] = one_row_slope(S, g, K, ii[p], jj[p])
     return c
 
 
