@@ -7,6 +7,7 @@ mp backend settles lines the same way (a sliding line is refused there, never in
 
 from __future__ import annotations
 
+import gc
 import math
 
 import numpy as np
@@ -69,6 +70,23 @@ def test_lines_of_rows_in_general_position_are_the_rows_themselves():
         assert rep.tolist() == list(range(rows.shape[0])) and sgn.tolist() == [1] * rows.shape[0]
     rep, sgn = switching.lines(np.vstack([X, -0.5 * X[4]]))
     assert rep[-1] == 4 and sgn[-1] == -1 and rep[:-1].tolist() == list(range(12))
+
+
+def test_lines_of_a_datasets_rows_are_kept_while_the_data_live():
+    """A Dataset's read-only X: the lines are computed once, each call returns new arrays (a caller's edit does not
+    reach the next call), and the entry goes when the data are freed; a writable X is computed each time."""
+    ds = mirrored(4, 3, 0)
+    expected = ([0, 1, 2, 3, 0, 1, 2, 3], [1, 1, 1, 1, -1, -1, -1, -1])
+    rep, sgn = switching.lines(ds.X)
+    assert (rep.tolist(), sgn.tolist()) == expected
+    rep[:], sgn[:] = 7, 0
+    assert tuple(a.tolist() for a in switching.lines(ds.X)) == expected
+    assert tuple(a.tolist() for a in switching.lines(ds.X.copy())) == expected
+    key = id(ds.X)
+    assert key in switching._LINES
+    del ds
+    gc.collect()
+    assert key not in switching._LINES
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

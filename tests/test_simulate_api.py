@@ -339,6 +339,16 @@ def test_tiny_unbalanced_inits_are_refused_below_the_cartesian_range(backend: st
     assert_finite_result(simulate(DS, *scaled(1e-200), 1.0, form="cartesian", backend=backend, **extra))
 
 
+def test_a_zero_row_with_a_tiny_output_weight_is_refused_in_cartesian_form() -> None:
+    """The Cartesian scale check's quick pass (every ||w_j|| far above 1e-300) does not cover a zero row w_j: that
+    neuron's size is |v_j|, and 1e-310 is refused."""
+    W, v = scaled(1.0)
+    W, v = W.copy(), v.copy()
+    W[0], v[0] = 0.0, 1e-310
+    with pytest.raises(InputError, match="too small for the Cartesian float64 form"):
+        simulate(DS, W, v, 1.0, form="cartesian")
+
+
 @pytest.mark.parametrize("log_eps", [1.0, 3.0, 5.0, 8.0])
 @pytest.mark.parametrize("backend, form, extra", [("events", "polar", {}), ("events", "cartesian", {}), ("gd", None, {"lr": 1e-2})])
 def test_eps_above_one_gives_a_finite_result_or_a_numerical_error(log_eps, backend, form, extra) -> None:

@@ -412,13 +412,17 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
         if not train_v:
             raise InputError("the polar form is valid only with the second layer trained (train_v=True)")
     else:
-        _check_cartesian_scale(W, v, log_eps)
+        _check_cartesian_scale(W, v, log_eps, log_norms)
     return chosen
 
 
-def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None) -> None:
+def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None, log_norms: np.ndarray) -> None:
     """Refuse a Cartesian float64 state with a nonzero neuron smaller than 1e-300: ln ||(w_j, v_j)|| (+ log_eps)
-    below LOG_CARTESIAN_MIN leaves no error control (the engine's atol floor) and subnormal weights keep few bits."""
+    below LOG_CARTESIAN_MIN leaves no error control (the engine's atol floor) and subnormal weights keep few bits.
+    ``log_norms``: ln ||w_j|| (:func:`row_log_norms`); every one at least LOG_CARTESIAN_MIN + 1 (and no log_eps) passes
+    at once, since ||(w_j, v_j)|| >= ||w_j||."""
+    if log_eps is None and bool((log_norms >= LOG_CARTESIAN_MIN + 1.0).all()):
+        return
     sizes = row_log_norms(np.column_stack([W, v])) + (0.0 if log_eps is None else log_eps)
     nonzero = sizes[np.isfinite(sizes)]
     if nonzero.size and float(nonzero.min()) < LOG_CARTESIAN_MIN:

@@ -3,7 +3,10 @@
 :func:`scan_step` makes, pair by pair, the decisions that :func:`crossings.first_crossing`
 makes with whole-array numpy operations (that module stays the reference; a test compares
 the two), but without building the n*h coefficient array: most steps are short and have a
-handful of candidate pairs, where numpy's per-call overhead dominated.
+handful of candidate pairs, where numpy's per-call overhead dominated. The compiled loop calls
+:func:`scan_step_into`, the same scan into a workspace it reuses from step to step (no allocation, no
+reference counting: :data:`field_jit.UNCOUNTED`); :func:`scan_step` wraps it with new arrays for the Python
+iteration.
 
 On the step, v_j(x) = v_j + x (F0 + (1-x)(F1 + x (F2 + ...))) (v_j = w_j or u_j, F_k its rows
 of the dense matrix), so |e_ij(x) - e_ij(0)| <= ||x_i|| sum_k ||F_kj|| for x in [0, 1]. Per

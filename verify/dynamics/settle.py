@@ -43,9 +43,9 @@ def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]
     crossings = [(e.t, e.j, e.i) for e in events if e.i >= 0]  # a "dead" event (i = -1) names no surface
     if d < 2 or len(crossings) < d:
         return []
-    times = np.sort(np.array([t for t, _, _ in crossings]))
-    near = np.diff(times) <= APEX_TIME_RTOL * np.maximum(1.0, np.abs(times[1:]))
-    if np.count_nonzero(near) < d - 1:  # d events near one time need d - 1 such gaps
+    times = sorted(t for t, _, _ in crossings)  # a few dozen floats: Python's loop, not numpy's per-call cost
+    near = sum(1 for a, b in zip(times, times[1:]) if b - a <= APEX_TIME_RTOL * max(1.0, abs(b)))
+    if near < d - 1:  # d events near one time need d - 1 such gaps
         return []
     by_neuron: dict[int, list[tuple[float, int]]] = {}
     for t, j, i in crossings:

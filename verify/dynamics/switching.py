@@ -28,6 +28,7 @@ relative tolerance, the push floor, the linear solve); :data:`FLOAT64` is the de
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -273,9 +274,25 @@ def resolve_pair(S: np.ndarray, g: np.ndarray, K: np.ndarray, gain: np.ndarray, 
 COLLINEAR_TOL = 1e-12  # unit rows within this distance (up to sign) lie on one line
 
 
+_LINES: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id of a read-only X owning its data -> lines(X), while X lives
+
+
 def lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rep, sgn): for each row, the first row of its line through 0 and its orientation there (x_i = c sgn_i x_rep,
-    c > 0); zero rows are their own line."""
+    c > 0); zero rows are their own line. Kept for a read-only X that owns its data (a :class:`verify.Dataset`'s, like
+    its cached norms) until X is freed: a run on data already seen finds them at once (new arrays each call)."""
+    if X.flags.writeable or not X.flags.owndata:
+        return _lines(X)
+    key = id(X)
+    if key not in _LINES:
+        _LINES[key] = _lines(X)
+        weakref.finalize(X, _LINES.pop, key, None)
+    rep, sgn = _LINES[key]
+    return rep.copy(), sgn.copy()
+
+
+def _lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lines`, computed."""
     n = X.shape[0]
     norms = np.linalg.norm(X, axis=1)
     U = np.divide(X, norms[:, None], out=np.zeros_like(X, dtype=float), where=norms[:, None] > 0.0)
