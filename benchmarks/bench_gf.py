@@ -223,7 +223,7 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
     rtol, atol = np.full(N, 1e-10), 1e-10 * engine_jit.neuron_size_per_component(z, h, d, 1e-300)
     F5 = np.empty((7, N))  # the low-order pairs' dense matrix
     F8 = np.empty((3 + rk_jit.DENSE_853[2].shape[0], N))  # (7, N), as dop853_dense_into fills it
-    field_jit.form_rhs(f, 0.0, z, S, X, y, sgn, r_ref, h, d, 0, True, False, False, *work[4:])  # step_workspace's field scratch
+    field_jit.form_rhs(f, 0.0, z, S, X, y, sgn, r_ref, h, d, 0, True, False, False, *work[4:])  # the field's scratch
     E0, VT = np.empty((n, h)), np.empty((d, h))
     per = {"field": best(lambda c: field(c, np.empty(N), z, S, X, y, sgn, r_ref, h, d, work))}
     rk45_us = best(lambda c: low(c, z_new, f_new, F5, work, z, f, rtol, atol, S, X, y, sgn, r_ref, h, d, slide,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import zlib
 
+import numba
 import numpy as np
 import pytest
 
@@ -318,6 +319,22 @@ def test_row_norms_match_numpy():
     got = [engine_jit.block_norm(z, j * 5, 5) for j in range(7)]
     np.testing.assert_allclose(got, want, rtol=4e-16 * 5, atol=0.0)
     assert engine_jit.row_norms(V)[3] == 0.0
+
+
+def test_the_uncounted_kernels_run_without_numbas_runtime():
+    """field_jit.UNCOUNTED (numba's ``_nrt=False``) takes numba's runtime away: code that allocates fails to compile
+    under it (the same code compiles with the runtime), so a kernel compiled so keeps no reference counts. The hot
+    kernels are compiled so; form_rhs_blas, which they call and whose np.dot needs the runtime, says COUNTED."""
+    def allocates(n: int) -> float:
+        return float(np.empty(n).sum() * 0.0)
+
+    assert numba.njit(allocates)(3) == 0.0
+    with pytest.raises(numba.core.errors.NumbaError):
+        numba.njit(**field_jit.UNCOUNTED)(allocates)(3)
+    for kernel in (field_jit.form_rhs, rk_jit.low_step_into, rk_jit.dop853_step_into, rk_jit.dop853_dense_into,
+                   scan.scan_step_into):
+        assert kernel.targetoptions["_nrt"] is False, kernel
+    assert field_jit.form_rhs_blas.targetoptions["_nrt"] is True
 
 
 def test_one_row_slopes_solve_the_one_row_sliding_system():

@@ -14,14 +14,14 @@ around the same ``*_into`` kernels for other callers.
 
 Two forms of the same arithmetic, chosen by the size n h d of the two matrix products P = X V^T and G^T = X^T (S g)
 (:func:`uses_blas`): below BLAS_MIN_WORK, compiled loops (:func:`form_rhs`, :func:`preact_into`), which index arrays
-by position instead of slicing rows and inline their helpers (``inline="always"``). From BLAS_MIN_WORK on, the two products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm
-through numba's ``np.dot``), which then pays for itself: measured side by side in one process (2026-11-28, one
-thread), an evaluation took 0.21 us (loops) against 0.40 us (BLAS) at n h d = 120, the same at 1,600, 2.0 against
-1.7 us at 5,000 and 10.5 against 6.6 us at 40,000 (n = 40, d = 10, h = 100). BLAS sums in its own order:
-deterministic for one BLAS build on one machine, equal to the loops' sums to rounding (the tests compare both forms
-with the numpy reference). The choice is made at each call site (``form_rhs_blas(...) if uses_blas(...) else
-form_rhs(...)``): a wrapper making it, inlined or not, added ~75 ns to every small evaluation (its own argument
-handling), a third of the evaluation.
+by position instead of slicing rows and inline their helpers (``inline="always"``). From BLAS_MIN_WORK on, the two
+products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm through numba's ``np.dot``), which then
+pays for itself: measured side by side in one process (2026-11-28, one thread), an evaluation took 0.21 us (loops)
+against 0.40 us (BLAS) at n h d = 120, the same at 1,600, 2.0 against 1.7 us at 5,000 and 10.5 against 6.6 us at
+40,000 (n = 40, d = 10, h = 100). BLAS sums in its own order: deterministic for one BLAS build on one machine, equal
+to the loops' sums to rounding (the tests compare both forms with the numpy reference). The choice is made at each
+call site (``form_rhs_blas(...) if uses_blas(...) else form_rhs(...)``): a wrapper making it, inlined or not, added
+~75 ns to every small evaluation (its own argument handling), a third of the evaluation.
 
 Reference counting: numba increments and decrements an atomic count on every array argument a function keeps and on
 every view it makes, and its pruning pass removes only some of these pairs. On the small case of
@@ -301,7 +301,8 @@ def form_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, X: np.ndar
     Cartesian z = [W, v]: w_j' = v_j G_j, v_j' = sum_i S_ij <x_i, w_j> g_i (0 unless ``train_v``);
     polar z = [r - r_ref, U]: r_j' = s_j <u_j, G_j>, u_j' = s_j (G_j - <u_j, G_j> u_j).
     VT, PS, g, GT, a: :func:`field_workspace`. Compiled loops only (helpers inlined; numpy's error model: no division
-    here can be by zero), without numba's runtime (``UNCOUNTED``, module docstring). From BLAS_MIN_WORK on (:func:`uses_blas`) callers take :func:`form_rhs_blas` instead."""
+    here can be by zero), without numba's runtime (``UNCOUNTED``, module docstring). From BLAS_MIN_WORK on
+    (:func:`uses_blas`) callers take :func:`form_rhs_blas` instead."""
     output_factors_into(a, z, sgn, r_ref, h, d, polar)
     preact_into(PS, VT, X, z, h if polar else 0, h)
     data_weights_into(g, PS, S, a, y, loss)

@@ -14,8 +14,7 @@ import numpy as np
 
 from verify.dynamics import switching
 from verify.dynamics.engine_jit import dense_point
-from verify.dynamics.field_jit import (COUNTED, data_weights, data_weights_into, field_workspace, output_factors,
-                                      output_factors_into, preact, preact_any_into)
+from verify.dynamics.field_jit import COUNTED, data_weights_into, field_workspace, output_factors_into, preact_any_into
 
 
 def no_slide(K: np.ndarray, alpha: float) -> tuple:
@@ -23,12 +22,23 @@ def no_slide(K: np.ndarray, alpha: float) -> tuple:
     return np.empty(0, np.int64), np.empty(0, np.int64), K, float(alpha)
 
 
+@numba.njit(cache=True, inline="always")
+def _weights_into(g: np.ndarray, PS: np.ndarray, VT: np.ndarray, a: np.ndarray, z: np.ndarray, S: np.ndarray,
+                  X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int,
+                  polar: bool) -> None:
+    """In place: g = the data weights g(z) in mode S (:func:`field_jit.data_weights_into`); PS, VT, a: scratch."""
+    output_factors_into(a, z, sgn, r_ref, h, d, polar)
+    preact_any_into(PS, VT, X, z, h if polar else 0, h)
+    data_weights_into(g, PS, S, a, y, loss)
+
+
 @numba.njit(cache=True)
 def filippov_slopes(z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray, sgn: np.ndarray,
                     r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool) -> np.ndarray:
     """The sliding pairs' slopes at state z (unclipped): :func:`switching.one_row_slopes` with g(z) in mode S."""
     ii, jj, K, _alpha = slide
-    g = data_weights(preact(X, z, h if polar else 0, h), S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)
+    VT, PS, g, _GT, a = field_workspace(X.shape[0], d, h)
+    _weights_into(g, PS, VT, a, z, S, X, y, sgn, r_ref, h, d, loss, polar)
     return switching.one_row_slopes(S, g, K, ii, jj)
 
 
@@ -39,9 +49,7 @@ def filippov_S_into(out: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple,
     """In place: out = S with the sliding pairs' slopes at z (:func:`filippov_slopes`), clipped to [alpha, 1] (1 when
     alpha = 1). VT, PS, g, a: scratch (:func:`field_jit.field_workspace`); no allocation."""
     ii, jj, K, alpha = slide
-    output_factors_into(a, z, sgn, r_ref, h, d, polar)
-    preact_any_into(PS, VT, X, z, h if polar else 0, h)
-    data_weights_into(g, PS, S, a, y, loss)
+    _weights_into(g, PS, VT, a, z, S, X, y, sgn, r_ref, h, d, loss, polar)
     for i in range(S.shape[0]):
         for j in range(S.shape[1]):
             out[i, j] = S[i, j]
