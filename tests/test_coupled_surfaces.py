@@ -81,7 +81,9 @@ def test_lines_of_a_datasets_rows_are_kept_while_the_data_live():
     assert (rep.tolist(), sgn.tolist()) == expected
     rep[:], sgn[:] = 7, 0
     assert tuple(a.tolist() for a in switching.lines(ds.X)) == expected
-    assert tuple(a.tolist() for a in switching.lines(ds.X.copy())) == expected
+    writable = ds.X.copy()
+    assert tuple(a.tolist() for a in switching.lines(writable)) == expected
+    assert id(writable) not in switching._LINES
     key = id(ds.X)
     assert key in switching._LINES
     del ds
