@@ -61,6 +61,18 @@ def _log(ev_t, ev_ij, ev_kd, ks, t: float, i: int, j: int, kind: int, direction:
     ks[4] = n + 1
 
 
+@numba.njit(cache=True, inline="always")
+def _onto_surface(z: np.ndarray, base: int, d: int, x: np.ndarray, polar: bool) -> None:
+    """In place: the neuron vector z[base : base + d] onto the surface <x, v> = 0 (:func:`engine_jit.project_off`;
+    with d = 1 one row spans the space: no projection, as forms._remove_span), renormalised in polar form."""
+    if d > 1:
+        engine_jit.project_off(z[base : base + d], x)
+    if polar:
+        nrm = engine_jit.block_norm(z, base, d)
+        for q in range(d):
+            z[base + q] /= nrm
+
+
 @numba.njit(cache=True)
 def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray, armed: np.ndarray,
                   dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray, y: np.ndarray, sgn: np.ndarray,
@@ -103,13 +115,7 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
         if row[j] < 0:
             continue
         i = row[j]
-        base = lo + j * d
-        if d > 1:  # one row spans a 1-d space: no projection (forms._remove_span)
-            engine_jit.project_off(z[base : base + d], X[i])
-        if polar:
-            nrm = engine_jit.block_norm(z, base, d)
-            for q in range(d):
-                z[base + q] /= nrm
+        _onto_surface(z, lo + j * d, d, X[i], polar)
         kind, direction = switching.event_code(side[i, j], state[j], trig[i, j], rep[j])
         if kind != switching.NO_EVENT:
             _log(ev_t, ev_ij, ev_kd, ks, t, i, j, kind, direction)
@@ -144,12 +150,9 @@ def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: i
 @numba.njit(cache=True)
 def _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h: int, d: int, loss: int, train_v: bool, polar: bool,
              log_time: bool, blas: bool, work) -> None:
-    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`filippov_jit.filippov_S_into`)."""
+    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`rk_jit.stage_mode`)."""
     S_stage, wVT, wPS, wg, wGT, wa = work[3:]
-    Sz = S
-    if slide[0].size:
-        filippov_jit.filippov_S_into(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, wVT, wPS, wg, wa)
-        Sz = S_stage
+    Sz = rk_jit.stage_mode(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, wVT, wPS, wg, wa)
     if blas:
         form_rhs_blas(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
     else:
@@ -279,13 +282,7 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
             changed = sliding
             for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Engine.post_step)
-                base = lo + slide_jj[p] * d
-                if d > 1:
-                    engine_jit.project_off(z[base : base + d], X[slide_ii[p]])
-                if polar:
-                    nrm = engine_jit.block_norm(z, base, d)
-                    for q in range(d):
-                        z[base + q] /= nrm
+                _onto_surface(z, lo + slide_jj[p] * d, d, X[slide_ii[p]], polar)
             if polar:
                 U = z[h:].reshape(h, d)
                 norms = engine_jit.row_norms(U)

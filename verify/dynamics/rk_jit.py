@@ -40,7 +40,7 @@ def step_workspace(n: int, d: int, h: int, N: int) -> tuple:
 
 
 @numba.njit(cache=True, inline="always")
-def _stage_mode(S_stage: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray,
+def stage_mode(S_stage: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray,
                 sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, polar: bool, VT: np.ndarray,
                 PS: np.ndarray, g: np.ndarray, a: np.ndarray) -> np.ndarray:
     """The mode of a stage at z: S, or, with sliding pairs, S_stage = S with their Filippov slopes at z."""
@@ -109,7 +109,7 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
         for p in range(N):
             zi[p] = z[p]
         _accumulate(zi, step, A, i, K, i)
-        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
@@ -117,7 +117,7 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
     for p in range(N):
         z_new[p] = z[p]
     _accumulate(z_new, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = _stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+    Sz = stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
     if blas:
         form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     else:
@@ -158,13 +158,13 @@ def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float
         K[0, p] = f[p]
     for i in range(1, n_st):
         _stage_state(zi, z, step, A, i, K, i)
-        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
             form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     _stage_state(z_new, z, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = _stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+    Sz = stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
     if blas:
         form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
     else:
@@ -199,7 +199,7 @@ def dop853_dense_into(F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np
     for m in range(A_extra.shape[0]):
         k = first + m
         _stage_state(zi, z, step, A_extra, m, K, k)
-        Sz = _stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
         if blas:
             form_rhs_blas(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
         else:
