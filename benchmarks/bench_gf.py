@@ -315,7 +315,7 @@ class Bench:
         capped = False
         W_end = None
         try:
-            with single_thread_blas():
+            with single_thread_blas(field.n, h, d):
                 sol = solve_ivp(rhs, (0.0, cfg.horizon), z0, method="DOP853", rtol=cfg.rtol, atol=atol)
             t_reached = cfg.horizon
             W_end = sol.y[: h * d, -1].reshape(h, d)

@@ -14,7 +14,8 @@ import numba
 import numpy as np
 import pytest
 
-from verify.dynamics import crossings, detect, engine_jit, field_jit, filippov_jit, rk_jit, scan, stepper, switching
+from verify.dynamics import (crossings, detect, engine_jit, field_jit, filippov_jit, loop_jit, rk_jit, scan, stepper,
+                             switching)
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.field import NetworkField
@@ -96,6 +97,26 @@ def test_blas_form_of_the_field_is_the_loops_form(polar, log_time, n, h, d):
     np.testing.assert_allclose(form.rhs(z, S) * (np.exp(0.3) if log_time else 1.0), outs[1], rtol=1e-12,
                                atol=1e-14 * np.max(np.abs(outs[0])))
 
+
+
+def test_a_run_limits_blas_to_one_thread_from_blas_min_work_on():
+    """field.single_thread_blas: one BLAS thread inside a run of n d max(n, h) >= BLAS_MIN_WORK (threadpoolctl's
+    report), the threads left as they are below it (no limit is set: the run's products are too small to thread)."""
+    from threadpoolctl import threadpool_info
+
+    from verify.dynamics.field import single_thread_blas
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    outside = blas_threads()
+    with single_thread_blas(8, 5, 3):
+        assert blas_threads() == outside
+    for n, h, d in ((40, 100, 10), (200, 1, 11)):  # X V^T large; X X^T large with one neuron
+        assert n * d * max(n, h) >= field_jit.BLAS_MIN_WORK
+        with single_thread_blas(n, h, d):
+            assert set(blas_threads()) <= {1}
+    assert blas_threads() == outside
 
 def test_custom_loss_takes_the_numpy_path():
     custom = dataclasses.replace(EXP, name="my-exp")
@@ -324,7 +345,8 @@ def test_row_norms_match_numpy():
 def test_the_uncounted_kernels_run_without_numbas_runtime():
     """field_jit.UNCOUNTED (numba's ``_nrt=False``) takes numba's runtime away: code that allocates fails to compile
     under it (the same code compiles with the runtime), so a kernel compiled so keeps no reference counts. The hot
-    kernels are compiled so; form_rhs_blas, which they call and whose np.dot needs the runtime, says COUNTED."""
+    kernels are compiled so (the compiled loop's iteration and its settling included); the callees that need the
+    runtime -- the BLAS products (np.dot), the loop's sliding screen -- say COUNTED."""
     def allocates(n: int) -> float:
         return float(np.empty(n).sum() * 0.0)
 
@@ -332,9 +354,10 @@ def test_the_uncounted_kernels_run_without_numbas_runtime():
     with pytest.raises(numba.core.errors.NumbaError):
         numba.njit(**field_jit.UNCOUNTED)(allocates)(3)
     for kernel in (field_jit.form_rhs, rk_jit.low_step_into, rk_jit.dop853_step_into, rk_jit.dop853_dense_into,
-                   scan.scan_step_into):
+                   scan.scan_step_into, loop_jit._iterate, loop_jit.settle_simple_into):
         assert kernel.targetoptions["_nrt"] is False, kernel
-    assert field_jit.form_rhs_blas.targetoptions["_nrt"] is True
+    for kernel in (field_jit.form_rhs_blas, field_jit.preact_blas, loop_jit._slides_out):
+        assert kernel.targetoptions["_nrt"] is True, kernel
 
 
 def test_one_row_slopes_solve_the_one_row_sliding_system():

@@ -247,9 +247,9 @@ def _check_weights(W0: Any, v0: Any, d: int) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(f"W0 has {W.shape[1]} columns but the data have dimension d = {d}")
     if v.shape != (h,):
         raise InputError(f"v0 must have shape ({h},) to match W0 {W.shape}, got {v.shape}")
-    if not np.all(np.isfinite(W)):
+    if not np.isfinite(W).all():
         raise InputError("W0 contains non-finite values")
-    if not np.all(np.isfinite(v)):
+    if not np.isfinite(v).all():
         raise InputError("v0 contains non-finite values")
     return W, v
 
@@ -305,7 +305,7 @@ def _check_float64_scale(ds: Dataset, W: np.ndarray, v: np.ndarray, log_eps: flo
     norms = ds.norms.max() * abs_v * row_max
     positive = norms > 0.0
     if positive.any():
-        log_f = math.log(float(np.sum(norms[positive]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
+        log_f = math.log(float(np.add.reduce(norms[positive]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
         if log_f > LOG_OUTPUT_LIMIT:
             raise InputError(f"initial outputs up to 10^{log_f / math.log(10):.0f}: beyond what float64 can integrate "
                              "(the loss and its gradient overflow); scale the initialisation down")
@@ -384,7 +384,7 @@ def _balanced(lw: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool
 def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool) -> str:
     log_norms = row_log_norms(W)
     balanced = _balanced(log_norms, v)
-    nonzero = bool(np.all(np.isfinite(log_norms)))
+    nonzero = bool(np.isfinite(log_norms).all())
     if backend == "limit":
         if form == "cartesian":
             raise InputError("backend 'limit' is the polar eps -> 0 dynamics; form 'cartesian' does not apply")
@@ -398,8 +398,8 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
     elif log_eps is not None:
         chosen = "polar"
     else:
-        scale = float(np.max(np.abs(v), initial=0.0))
-        scale = max(scale, float(np.exp(np.max(log_norms))))
+        scale = float(np.maximum.reduce(np.abs(v), initial=0.0))
+        scale = max(scale, float(np.exp(log_norms.max())))
         chosen = "polar" if balanced and nonzero and train_v and scale < POLAR_SCALE else "cartesian"
 
     if chosen == "polar":

@@ -219,7 +219,7 @@ class Engine(Settling, Detection, Filippov):
         else:
             self.adopt(self.handover)
         cur.f = self.rhs(cur.s, cur.z)
-        if not np.all(np.isfinite(cur.f)):
+        if not np.isfinite(cur.f).all():
             raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
                                  "float64's range)")
         h = first_step if first_step is not None else stepper.initial_step(self.rhs, cur.s, cur.z, cur.f, s_end - cur.s, self.step_rtol, self.atol_of(cur.z))

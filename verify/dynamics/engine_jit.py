@@ -41,11 +41,24 @@ def row_norms(V: np.ndarray) -> np.ndarray:
 
 @numba.njit(cache=True)
 def near_surface(P: np.ndarray, xnorm: np.ndarray, vnorm: np.ndarray, side: np.ndarray, dead: np.ndarray, tol: float) -> np.ndarray:
-    """(near, anycol): near_ij = (|P_ij| <= tau_ij or P_ij is on the wrong side of a
-    non-sliding pair) and neuron j not dead; anycol_j = any_i near_ij."""
+    """(near, anycol) of :func:`near_surface_into` as new arrays."""
     n, h = P.shape
-    near = np.zeros((n, h), np.bool_)
-    anycol = np.zeros(h, np.bool_)
+    near, anycol = np.empty((n, h), np.bool_), np.empty(h, np.bool_)
+    near_surface_into(near, anycol, P, xnorm, vnorm, side, dead, tol)
+    return near, anycol
+
+
+@numba.njit(cache=True)
+def near_surface_into(near: np.ndarray, anycol: np.ndarray, P: np.ndarray, xnorm: np.ndarray, vnorm: np.ndarray,
+                      side: np.ndarray, dead: np.ndarray, tol: float) -> None:
+    """In place: near_ij = (|P_ij| <= tau_ij or P_ij is on the wrong side of a non-sliding pair) and neuron j not dead;
+    anycol_j = any_i near_ij."""
+    n, h = P.shape
+    for i in range(n):
+        for j in range(h):
+            near[i, j] = False
+    for j in range(h):
+        anycol[j] = False
     for i in range(n):
         for j in range(h):
             if dead[j]:
@@ -53,7 +66,6 @@ def near_surface(P: np.ndarray, xnorm: np.ndarray, vnorm: np.ndarray, side: np.n
             p, sd = P[i, j], side[i, j]
             if abs(p) <= tol * xnorm[i] * vnorm[j] or (sd != 0 and sd * p <= 0.0):
                 near[i, j] = anycol[j] = True
-    return near, anycol
 
 
 @numba.njit(cache=True)

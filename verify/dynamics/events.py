@@ -22,6 +22,7 @@ from verify.trajectory import Trajectory
 
 LOG_TIME_THRESHOLD = 1e3
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
+TINY = np.finfo(float).tiny
 
 
 def pick_log_time(log_time: bool | None, t_end: float) -> bool:
@@ -32,7 +33,7 @@ def loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
     """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
     with np.errstate(divide="ignore"):  # square loss at an exact fit: log 0 = -inf
         per = field.loss.log_value(field.y, np.atleast_2d(outputs))
-    return {"log_loss": log_sum_exp(per).tolist(), "loss_underflow_float64": bool(np.any(per < LOG_FLOAT_UNDERFLOW))}
+    return {"log_loss": log_sum_exp(per).tolist(), "loss_underflow_float64": bool((per < LOG_FLOAT_UNDERFLOW).any())}
 
 
 def solve_cartesian(
@@ -68,25 +69,24 @@ def solve_cartesian(
     z0 = form.pack(W0, v0)
     eng = Engine(form, z0, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress)
     start = _time.perf_counter()
-    with single_thread_blas():
+    with single_thread_blas(field.n, form.h, form.d):
         Z = eng.run(t, first_step, max_step)
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
-    tiny = np.finfo(float).tiny
-    v02, w02 = v0**2, np.sum(W0**2, axis=1)
+    v02, w02 = v0 * v0, np.add.reduce(W0 * W0, axis=1)  # np.sum, np.max, np.min are these reductions, less wrappers
     c0 = v02 - w02
-    vv, ww = v**2, np.sum(W**2, axis=2)
-    size2 = np.maximum(np.maximum(vv, ww), tiny)
+    vv, ww = v * v, np.add.reduce(W * W, axis=2)
+    size2 = np.maximum(np.maximum(vv, ww), TINY)
     dc = np.abs(vv - ww - c0)
-    drift = float(np.max(dc / size2))
-    peak = np.maximum(np.max(size2, axis=0), v02 + w02)
+    drift = float((dc / size2).max())
+    peak = np.maximum(np.maximum.reduce(size2, axis=0), v02 + w02)
     outputs = field.outputs(W, v)
     stats = dict(
         eng.stats,
         wall_s=_time.perf_counter() - start,
         log_time=lt,
-        balancedness_drift_peak=float(np.max(dc / np.maximum(peak, tiny))),
-        shrunk_neurons=[int(j) for j in np.nonzero(np.min(size2, axis=0) < 1e-8 * peak)[0]],
+        balancedness_drift_peak=float((dc / np.maximum(peak, TINY)).max()),
+        shrunk_neurons=np.flatnonzero(np.minimum.reduce(size2, axis=0) < 1e-8 * peak).tolist(),
         **loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": "per-neuron" if atol is None else float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
@@ -141,7 +141,7 @@ def solve_polar(
     eng = Engine(form, z0, lt, rtol, np.full(z0.size, atol), progress)
     eng.handover = handover
     start = _time.perf_counter()
-    with single_thread_blas():
+    with single_thread_blas(field.n, form.h, form.d):
         Z = eng.run(t, first_step, max_step)
     r = Z[:, : form.h] + r0
     U = Z[:, form.h :].reshape(t.size, form.h, form.d)

@@ -21,13 +21,19 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from verify.data.dataset import Dataset
+from verify.dynamics.field_jit import BLAS_MIN_WORK
 from verify.model.activation import check_alpha
 from verify.model.losses import Loss, get_loss
 
 
-def single_thread_blas() -> contextlib.AbstractContextManager:
-    """The matrices here are tiny: BLAS threads only add overhead (2-3x measured). The controller (which scans the
-    loaded libraries, ~1.6 ms) is built once per process; each run only sets and restores the limit."""
+def single_thread_blas(n: int, h: int, d: int) -> contextlib.AbstractContextManager:
+    """One BLAS thread for a run on n rows, h neurons, dimension d: the matrices are small, and BLAS threads only add
+    overhead (2-3x measured). The controller (which scans the loaded libraries, ~1.6 ms) is built once per process;
+    each run sets and restores the limit (~12 us). No limit below n d max(n, h) = BLAS_MIN_WORK: the compiled kernels
+    then make no BLAS call (:func:`field_jit.uses_blas`) and the run's products (X V^T, X X^T and smaller) are far too
+    small for BLAS to split between threads."""
+    if n * d * max(n, h) < BLAS_MIN_WORK:
+        return contextlib.nullcontext()
     return _blas_controller().limit(limits=1, user_api="blas")
 
 

@@ -27,12 +27,16 @@ Reference counting: numba increments and decrements an atomic count on every arr
 every view it makes, and its pruning pass removes only some of these pairs. On the small case of
 ``benchmarks/bench_peer.py`` (n = 8, d = 3, h = 5) a run made ~65,000 such atomic operations, 37,000 of them in
 :func:`form_rhs` (23 per evaluation), ~20% of its time under ``perf``. The kernels that allocate nothing --
-:func:`form_rhs`, the steps of :mod:`rk_jit`, the crossing scan :func:`scan.scan_step_into` -- are therefore compiled
-with numba's ``_nrt=False`` (``UNCOUNTED``): without its runtime, so without reference counts (and unable to allocate:
-such a kernel fails to compile rather than allocate). Their callers hold the arrays. A callee that needs the runtime
-says so (``COUNTED``): numba would otherwise compile it under its caller's ``_nrt=False`` (:func:`form_rhs_blas`,
-whose ``np.dot`` needs it, and :func:`filippov_jit.filippov_S_into`). The arithmetic is unchanged: the same states,
-bit for bit. Side by side on that case: the compiled loop 0.87 ms -> 0.60 ms per run (measured 2026-11-28).
+:func:`form_rhs`, the steps of :mod:`rk_jit`, the crossing scan :func:`scan.scan_step_into`, and since 2026-11-29 the
+compiled loop's iteration :func:`loop_jit._iterate` and its settling :func:`loop_jit.settle_simple_into` (scratch
+allocated once per run by :func:`loop_jit.run`) -- are therefore compiled with numba's ``_nrt=False``
+(``UNCOUNTED``): without its runtime, so without reference counts (and unable to allocate: such a kernel fails to
+compile rather than allocate). Their callers hold the arrays. A callee that needs the runtime says so (``COUNTED``):
+numba would otherwise compile it under its caller's ``_nrt=False`` (:func:`form_rhs_blas` and :func:`preact_blas`,
+whose ``np.dot`` needs it, :func:`filippov_jit.filippov_S_into`, and the compiled loop's sliding screen). The arithmetic
+is unchanged: the same states, bit for bit. Side by side on that case: the compiled loop 0.87 ms -> 0.60 ms per run
+(2026-11-28); the atomic operations left, ~6,000 per run (settling, the slope refresh, the loop's views), went from
+~3% of a run's ``perf`` samples to ~0.3% (2026-11-29).
 """
 
 from __future__ import annotations
@@ -138,11 +142,18 @@ def uses_blas(n: int, h: int, d: int) -> bool:
 
 @numba.njit(cache=True, inline="always")
 def preact_any_into(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo: int, h: int) -> None:
-    """:func:`preact_into` or, from BLAS_MIN_WORK on, :func:`preact_blas_into` (for callers that make calls anyway)."""
+    """:func:`preact_into` or, from BLAS_MIN_WORK on, :func:`preact_blas` (for callers that make calls anyway)."""
     if uses_blas(X.shape[0], h, X.shape[1]):
-        preact_blas_into(P, VT, X, z, lo, h)
+        preact_blas(P, VT, X, z, lo, h)
     else:
         preact_into(P, VT, X, z, lo, h)
+
+
+@numba.njit(cache=True, **COUNTED)
+def preact_blas(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo: int, h: int) -> None:
+    """:func:`preact_blas_into` as a call of its own, with numba's runtime, which its ``np.dot`` needs: callable from
+    kernels compiled without it (``UNCOUNTED``)."""
+    preact_blas_into(P, VT, X, z, lo, h)
 
 
 @numba.njit(cache=True)

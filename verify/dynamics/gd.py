@@ -154,7 +154,7 @@ def solve_gd(
     pos = P > 0.0
     if field.alpha == 0.0:
         events.extend(Event(0.0, -1, int(j), "dead", 0) for j in np.flatnonzero(~pos.any(axis=0)))
-    with single_thread_blas(), np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
+    with single_thread_blas(n, h, d), np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
         q = 0
         for k in range(n_steps + 1):
             while q < times.size and sample_steps[q] == k:

@@ -27,6 +27,8 @@ arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_nor
 It calls the kernels the Python iteration calls (steps, controller, scan, dense output, re-arming, the switching
 law, the projection), so both take the same steps to rounding (Python's products at an event point go through BLAS).
 In log time (``land``) every step ends on the next sample time, as in Python (:mod:`engine`, "Samples").
+:func:`run` allocates the run's scratch and :func:`_iterate` makes the iterations in it, without numba's runtime
+(``field_jit.UNCOUNTED``: no reference counts, nothing allocated per step or per event point).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ import numpy as np
 
 from verify.dynamics import engine_jit, filippov_jit, rk_jit, scan, switching
 from verify.dynamics.control import DOP853, accepted_sizes, mean_gap, propose
-from verify.dynamics.field_jit import data_weights, form_rhs, form_rhs_blas, output_factors, preact, preact_any_into, uses_blas
+from verify.dynamics.field_jit import (COUNTED, UNCOUNTED, data_weights_into, form_rhs, form_rhs_blas,
+                                      output_factors_into, preact_any_into, uses_blas)
 from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
 
@@ -46,7 +49,7 @@ DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
 STAT_STEPS, STAT_RK23, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE, STAT_SLIDING = range(8)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _block(z: np.ndarray, lo: int, h: int, d: int) -> np.ndarray:
     """The neuron vectors v_j (w_j or u_j) as an (h, d) view of z."""
     return z[lo : lo + h * d].reshape(h, d)
@@ -74,22 +77,60 @@ def _onto_surface(z: np.ndarray, base: int, d: int, x: np.ndarray, polar: bool) 
 
 
 @numba.njit(cache=True)
+def settle_workspace(n: int, h: int, d: int) -> tuple:
+    """Scratch of :func:`settle_simple_into`: (P (n, h), V^T (d, h), near (n, h), near columns (h,), triggered
+    (n, h), row (h,), ||v_j|| (h,), g (n,), output factors a (h,), gains (h,), state (h,), slope (h,), repelling
+    (h,))."""
+    return (np.empty((n, h)), np.empty((d, h)), np.empty((n, h), np.bool_), np.empty(h, np.bool_),
+            np.empty((n, h), np.bool_), np.empty(h, np.int64), np.empty(h), np.empty(n), np.empty(h), np.empty(h),
+            np.empty(h, np.int64), np.empty(h), np.empty(h, np.bool_))
+
+
+@numba.njit(cache=True)
 def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray, armed: np.ndarray,
                   dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray, y: np.ndarray, sgn: np.ndarray,
                   r_ref: np.ndarray, alpha: float, loss: int, polar: bool, shared_line: np.ndarray, lo: int, h: int,
                   d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks, stats) -> bool:
+    """:func:`settle_simple_into` in new scratch."""
+    return settle_simple_into(settle_workspace(X.shape[0], h, d), t, z, pairs, S, side, armed, dead, X, xnorm, K, y,
+                              sgn, r_ref, alpha, loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij, ev_kd,
+                              ks, stats)
+
+
+@numba.njit(cache=True, inline="always")
+def _any_slope(S: np.ndarray, j: int) -> bool:
+    """Some S_ij != 0 in column j (numpy's ``np.any(S[:, j] != 0.0)``, without the temporary)."""
+    for i in range(S.shape[0]):
+        if S[i, j] != 0.0:
+            return True
+    return False
+
+
+@numba.njit(cache=True, **UNCOUNTED)
+def settle_simple_into(work: tuple, t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray,
+                       armed: np.ndarray, dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray,
+                       y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, alpha: float, loss: int, polar: bool,
+                       shared_line: np.ndarray, lo: int, h: int, d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks,
+                       stats) -> bool:
     """:meth:`settle.Settling.settle` when every near-surface pair is alone on its neuron and line and does not
     slide: project each onto its surface, set its side and slope (:func:`switching.resolve_pair`), log, then
-    freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple."""
+    freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple. ``work``:
+    :func:`settle_workspace` (nothing allocated: ``UNCOUNTED``)."""
     n = X.shape[0]
+    P, VT, near, anycol, trig, row, vnorm, g, a, gain, state, slope, rep = work
     V = _block(z, lo, h, d)
-    P = preact(X, z, lo, h)
-    near, anycol = engine_jit.near_surface(P, xnorm, engine_jit.row_norms(V), side, dead, surface_tol)
-    trig = np.zeros((n, h), np.bool_)
+    preact_any_into(P, VT, X, z, lo, h)
+    for j in range(h):
+        vnorm[j] = engine_jit.row_norm(V, j)
+    engine_jit.near_surface_into(near, anycol, P, xnorm, vnorm, side, dead, surface_tol)
+    for i in range(n):
+        for j in range(h):
+            trig[i, j] = False
     for p in range(pairs.shape[0]):
         i, j = pairs[p, 0], pairs[p, 1]
         near[i, j] = anycol[j] = trig[i, j] = True
-    row = np.full(h, -1)
+    for j in range(h):
+        row[j] = -1
     for j in range(h):
         if not anycol[j]:
             continue
@@ -98,11 +139,11 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
                 if row[j] >= 0 or shared_line[i]:
                     return False
                 row[j] = i
-    g = data_weights(P, S, output_factors(z, sgn, r_ref, h, d, polar), y, loss)  # P, done with, becomes S * P
-    gain = sgn if polar else z[h * d :].copy()
-    state = np.empty(h, np.int64)
-    slope = np.empty(h)
-    rep = np.zeros(h, np.bool_)
+    output_factors_into(a, z, sgn, r_ref, h, d, polar)
+    data_weights_into(g, P, S, a, y, loss)  # P, done with, becomes S * P
+    for j in range(h):
+        gain[j] = sgn[j] if polar else z[h * d + j]
+        rep[j] = False
     for j in range(h):
         if row[j] < 0:
             continue
@@ -128,13 +169,13 @@ def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, sid
         for j in range(h):
             if row[j] < 0 or dead[j]:
                 continue
-            if not np.any(S[:, j] != 0.0):
+            if not _any_slope(S, j):
                 dead[j] = True
                 _log(ev_t, ev_ij, ev_kd, ks, t, -1, j, switching.EV_DEAD, 0)
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, **COUNTED)
 def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: int, loss: int, polar: bool) -> bool:
     """Whether a sliding pair's slope leaves [alpha - tol, 1 + tol] at one of the step's ``nodes`` (the exit search's
     screen, :meth:`detect.Detection.sliding_exit`: the Python step locates the exit)."""
@@ -165,19 +206,38 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         train_v: bool, polar: bool, log_time: bool, land: bool, shared_line, lo: int, h: int, d: int,
         surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
         dense853, cheb, der, nodes):
-    """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set)."""
+    """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set). Allocates the
+    run's scratch (nothing is allocated per step) and hands it to :func:`_iterate`."""
+    n, N = X.shape[0], z.size
+    work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps
+    z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
+    E0, VT = np.empty((n, h)), np.empty((d, h))
+    scan_work, settle_work = scan.scan_workspace(n, h), settle_workspace(n, h, d)
+    return _iterate(fs, ks, stats, z, f, out, s_grid, s_end, max_step, rtol, step_rtol, tol_abs, per_neuron, S, side,
+                    armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref, alpha, loss, train_v, polar,
+                    log_time, land, shared_line, lo, h, d, surface_tol, max_null, checkpoint, ev_t, ev_ij, ev_kd,
+                    pairs_out, tabs_low, low_order, tab853, dense853, cheb, der, nodes, work, z_new, f_new, F, E0, VT,
+                    scan_work, settle_work)
+
+
+@numba.njit(cache=True, **UNCOUNTED)
+def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, tol_abs,
+             per_neuron: bool, S, side, armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref,
+             alpha: float, loss: int, train_v: bool, polar: bool, log_time: bool, land: bool, shared_line, lo: int,
+             h: int, d: int, surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low,
+             low_order, tab853, dense853, cheb, der, nodes, work, z_new, f_new, F, E0, VT, scan_work, settle_work):
+    """The loop of :func:`run` in its scratch (``tol_abs``: atol, overwritten per step when ``per_neuron``), without
+    numba's runtime (``UNCOUNTED``: no reference counts on the views it makes at every step; the callees that allocate
+    -- settling, the sliding screen, the slope refresh -- are ``COUNTED``). ``own``, the controller's memory, is
+    kept in ``fs`` itself."""
     n, N = X.shape[0], z.size
     slide = (slide_ii, slide_jj, K, alpha)  # the sliding pairs, each alone on its neuron and line (may be none)
     sliding = slide_ii.size > 0
     blas = uses_blas(n, h, d)  # field_jit: the choice at each call site
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
-    work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps, reused: nothing allocated per step
-    z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
-    E0, VT = np.empty((n, h)), np.empty((d, h))
-    scan_work = scan.scan_workspace(n, h)
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
-    own = fs[4:7].copy()
+    own = fs[4:7]
     lim, gap, s_event = fs[7], fs[8], fs[9]
     k, rejected, null_restarts, calm, last_pair = ks[0], ks[1] != 0, ks[2], ks[3], ks[5]
     n_times = s_grid.size
@@ -238,7 +298,9 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         if n_start:
             x_ev = 0.0
             n_pairs = n_start
-            pairs_out[:n_pairs] = scan_work[7][:n_start]
+            starts = scan_work[7]
+            for p in range(n_start):
+                pairs_out[p, 0], pairs_out[p, 1] = starts[p, 0], starts[p, 1]
         elif qi >= 0:
             x_ev = xq
             n_pairs = 1
@@ -256,7 +318,8 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
         calm = 0 if x_ev <= 1.0 else calm + 1
         if x_ev <= 1.0:
             engine_jit.dense_point_into(z_new, z, F, x_ev)
-            z[:] = z_new
+            for p in range(N):
+                z[p] = z_new[p]
             s = s + x_ev * hs
             gap, s_event = mean_gap(gap, s - s_event), s
             null_restarts = null_restarts + 1 if x_ev * hs <= 1e-14 * max(1.0, abs(s)) else 0
@@ -266,8 +329,9 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
                 break
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
             t = math.expm1(s) if log_time else s
-            if not settle_simple(t, z, pairs_out[:n_pairs], S, side, armed, dead, X, xnorm, K, y, sgn, r_ref, alpha,
-                                 loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij, ev_kd, ks, stats):
+            if not settle_simple_into(settle_work, t, z, pairs_out[:n_pairs], S, side, armed, dead, X, xnorm, K, y,
+                                      sgn, r_ref, alpha, loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij,
+                                      ev_kd, ks, stats):
                 status = SETTLE
                 break
             n_pairs = 0
@@ -276,7 +340,8 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             stats[STAT_RHS] += 1
             stats[STAT_SLIDING] += 1 if sliding else 0
         else:
-            z[:] = z_new
+            for p in range(N):
+                z[p] = z_new[p]
             s = target if last else s + hs
             step = h_next
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
@@ -284,24 +349,24 @@ def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: f
             for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Engine.post_step)
                 _onto_surface(z, lo + slide_jj[p] * d, d, X[slide_ii[p]], polar)
             if polar:
-                U = z[h:].reshape(h, d)
-                norms = engine_jit.row_norms(U)
                 worst = 0.0
                 for j in range(h):
-                    worst = max(worst, abs(norms[j] - 1.0))
+                    worst = max(worst, abs(engine_jit.block_norm(z, h + j * d, d) - 1.0))
                 drift = max(drift, worst)
                 if worst > UNIT_NORM_TOL:
                     for j in range(h):
-                        U[j] /= norms[j]
+                        nrm = engine_jit.block_norm(z, h + j * d, d)
+                        for q in range(h + j * d, h + (j + 1) * d):
+                            z[q] /= nrm
                     changed = True
             if changed:
                 _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, blas, work)
                 stats[STAT_RHS] += 1
                 stats[STAT_SLIDING] += 1 if sliding else 0
             else:
-                f[:] = f_new
+                for p in range(N):
+                    f[p] = f_new[p]
     fs[0], fs[1], fs[2], fs[3] = s, step, err_sum, drift
-    fs[4:7] = own
     fs[7], fs[8], fs[9] = lim, gap, s_event
     ks[0], ks[1], ks[2], ks[3], ks[5] = k, int(rejected), null_restarts, calm, last_pair
     return status, n_pairs

@@ -182,7 +182,7 @@ class Settling:
         m.S[:] = self.fieldobj.mode(P)
         m.side[:] = np.where(P > 0.0, 1, -1)
         on = np.abs(P) <= self.tau(self.z)
-        if np.any(on):
+        if on.any():
             m.S[on] = self.alpha
             m.side[on] = -1
             self.settle(t0, self.z, [])

@@ -318,7 +318,7 @@ def _lines(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def line_rows(rep: np.ndarray) -> dict[int, np.ndarray]:
     """The rows of each line through 0 (``rep`` of :func:`lines`): first row -> its rows; empty when every line has
     one row (no coupled surfaces)."""
-    if np.all(rep == np.arange(rep.size)):
+    if (rep == np.arange(rep.size)).all():
         return {}
     return {int(r): np.flatnonzero(rep == r) for r in np.unique(rep)}
 

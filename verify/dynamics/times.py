@@ -22,7 +22,7 @@ def check_order(ts: Sequence[Any]) -> None:
     if ts[0] < 0:
         raise InputError(f"times must be >= 0, got {float(ts[0])!r}")
     if isinstance(ts, np.ndarray) and ts.dtype != object:
-        bad = np.flatnonzero(~(np.diff(ts) > 0.0))
+        bad = np.flatnonzero(~(ts[1:] > ts[:-1]))
         first = int(bad[0]) if bad.size else None
     else:
         first = next((k for k in range(len(ts) - 1) if not ts[k + 1] > ts[k]), None)
@@ -39,7 +39,7 @@ def sample_times(times: Any) -> np.ndarray:
         raise InputError("times must be a 1-D sequence of numbers") from None
     if t.ndim != 1:
         raise InputError(f"times must be a 1-D array, got shape {t.shape}")
-    if not np.all(np.isfinite(t)):
+    if not np.isfinite(t).all():
         raise InputError("times contains non-finite values")
     check_order(t)
     return t

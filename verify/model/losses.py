@@ -166,12 +166,12 @@ def log_sum_exp(a: np.ndarray) -> np.ndarray:
     scipy's array-API dispatch cost ~60 us per call, more than the rest of a small run's bookkeeping (and so that the
     engines' log-loss no longer depends on the scipy version installed)."""
     a = np.asarray(a, dtype=float)
-    top = np.max(a, axis=-1, keepdims=True)
+    top = np.maximum.reduce(a, axis=-1, keepdims=True)  # np.max and np.sum are these reductions, less their wrappers
     at_top = a == top
-    count = np.sum(at_top, axis=-1, keepdims=True, dtype=float)
+    count = np.add.reduce(at_top, axis=-1, keepdims=True, dtype=float)
     finite = np.isfinite(top)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        rest = np.sum(np.exp(np.where(at_top, -np.inf, a) - top), axis=-1, keepdims=True)
+        rest = np.add.reduce(np.exp(np.where(at_top, -np.inf, a) - top), axis=-1, keepdims=True)
         rest = np.where(rest == 0.0, rest, rest / count)
         out = np.log1p(rest) + np.log(count) + top
         if not finite.all():
