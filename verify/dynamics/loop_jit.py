@@ -227,9 +227,9 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
              h: int, d: int, surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low,
              low_order, tab853, dense853, cheb, der, nodes, work, z_new, f_new, F, E0, VT, scan_work, settle_work):
     """The loop of :func:`run` in its scratch (``tol_abs``: atol, overwritten per step when ``per_neuron``), without
-    numba's runtime (``UNCOUNTED``: no reference counts on the views it makes at every step; the callees that allocate
-    -- settling, the sliding screen, the slope refresh -- are ``COUNTED``). ``own``, the controller's memory, is
-    kept in ``fs`` itself."""
+    numba's runtime (``UNCOUNTED``: no reference counts on the views it makes at every step; its callees compile so
+    too, except those that say ``COUNTED``: the BLAS products, the sliding pairs' Filippov slopes and the sliding
+    screen, which allocate). ``own``, the controller's memory, is kept in ``fs`` itself."""
     n, N = X.shape[0], z.size
     slide = (slide_ii, slide_jj, K, alpha)  # the sliding pairs, each alone on its neuron and line (may be none)
     sliding = slide_ii.size > 0
