@@ -10,7 +10,7 @@ import pytest
 from verify import simulate
 from verify.data import Dataset
 from verify.data.generators import orthogonally_separable, pc2_cross_class_acute, symmetric_separable
-from verify.dynamics import engine, loop_jit, switching
+from verify.dynamics import engine, field_jit, loop_jit, switching
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.field import NetworkField
@@ -59,6 +59,19 @@ def test_polar_runs_agree(monkeypatch, alpha):
     a, b = _both(monkeypatch, lambda: simulate(ds, W, v, 40.0, loss="logistic", alpha=alpha, form="polar",
                                                times=np.linspace(0, 40, 21)))
     assert a.stats["u_norm_drift"] == pytest.approx(b.stats["u_norm_drift"], abs=1e-13)  # | ||u|| - 1 |, to rounding
+    _agree(a, b)
+
+
+@pytest.mark.parametrize("form", ["cartesian", "polar"])
+def test_runs_in_the_blas_form_agree(monkeypatch, form):
+    """From n h d = BLAS_MIN_WORK on the loop's preactivations go through field_jit.preact_blas (a call with numba's
+    runtime from the kernels without it) and the field through form_rhs_blas: the run is still the Python
+    iteration's."""
+    n, d, h = 16, 4, 32
+    assert field_jit.uses_blas(n, h, d)
+    ds, W, v = _ortho(seed=4, n=n, d=d, h=h, eps=1e-6)
+    a, b = _both(monkeypatch, lambda: simulate(ds, W, v, 20.0, form=form, times=np.linspace(0, 20, 5)))
+    assert len(a.crossings()) > 20
     _agree(a, b)
 
 
