@@ -98,7 +98,6 @@ def test_blas_form_of_the_field_is_the_loops_form(polar, log_time, n, h, d):
                                atol=1e-14 * np.max(np.abs(outs[0])))
 
 
-
 def test_a_run_limits_blas_to_one_thread_from_blas_min_work_on():
     """field.single_thread_blas: one BLAS thread inside a run of n d max(n, h) >= BLAS_MIN_WORK (threadpoolctl's
     report), the threads left as they are below it (no limit is set: the run's products are too small to thread)."""
@@ -117,6 +116,7 @@ def test_a_run_limits_blas_to_one_thread_from_blas_min_work_on():
         with single_thread_blas(n, h, d):
             assert set(blas_threads()) <= {1}
     assert blas_threads() == outside
+
 
 def test_custom_loss_takes_the_numpy_path():
     custom = dataclasses.replace(EXP, name="my-exp")
