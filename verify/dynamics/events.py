@@ -18,11 +18,10 @@ from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import InputError
 from verify.model.losses import log_sum_exp
-from verify.trajectory import Trajectory
+from verify.trajectory import TINY, Trajectory, balancedness_change
 
 LOG_TIME_THRESHOLD = 1e3
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
-TINY = np.finfo(float).tiny
 
 
 def pick_log_time(log_time: bool | None, t_end: float) -> bool:
@@ -73,13 +72,9 @@ def solve_cartesian(
         Z = eng.run(t, first_step, max_step)
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
-    v02, w02 = v0 * v0, np.add.reduce(W0 * W0, axis=1)  # np.sum, np.max, np.min are these reductions, less wrappers
-    c0 = v02 - w02
-    vv, ww = v * v, np.add.reduce(W * W, axis=2)
-    size2 = np.maximum(np.maximum(vv, ww), TINY)
-    dc = np.abs(vv - ww - c0)
+    dc, size2 = balancedness_change(W0, v0, W, v)
     drift = float((dc / size2).max())
-    peak = np.maximum(np.maximum.reduce(size2, axis=0), v02 + w02)
+    peak = np.maximum(np.maximum.reduce(size2, axis=0), v0 * v0 + np.add.reduce(W0 * W0, axis=1))  # or the initial size
     outputs = field.outputs(W, v)
     stats = dict(
         eng.stats,

@@ -36,7 +36,7 @@ from verify.dynamics.mp.series_jit import FAMILY_CODES
 from verify.dynamics.times import sample_times
 from verify.errors import NumericalError
 from verify.model.losses import Loss
-from verify.trajectory import EVENT_KINDS, Event, Trajectory
+from verify.trajectory import EVENT_KINDS, Event, Trajectory, balancedness_change
 
 SURFACE_TOL = 1e-13  # |<x_i, w_j>| <= SURFACE_TOL ||x_i|| ||w_j||: on the surface (float64's projections land ~1e-16)
 MAX_LOG_SCALE = 600.0  # a Cartesian run needs |ln eps| below this (else float64 products of weights leave its range)
@@ -106,8 +106,7 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
         stats["u_norm_drift"] = float(info[4])
         return Trajectory.from_polar(t, out_v, out_W, sgn, events=events, backend="taylor", balancedness_drift=0.0,
                                      error_estimate=float(info[0]), stats=stats, params=params)
-    c0 = v**2 - np.sum(W**2, axis=1)
-    size2 = np.maximum(np.maximum(out_v**2, np.sum(out_W**2, axis=2)), np.finfo(float).tiny)
-    drift = float(np.max(np.abs(out_v**2 - np.sum(out_W**2, axis=2) - c0) / size2))
+    dc, size2 = balancedness_change(W, v, out_W, out_v)
+    drift = float(np.max(dc / size2))
     return Trajectory(times=t, W=out_W, v=out_v, events=events, backend="taylor", balancedness_drift=drift,
                       error_estimate=float(info[0]), stats=stats, params=params)
