@@ -40,8 +40,7 @@ import numpy as np
 
 from verify.dynamics import engine_jit, filippov_jit, rk_jit, scan, switching
 from verify.dynamics.control import DOP853, accepted_sizes, mean_gap, propose
-from verify.dynamics.field_jit import (COUNTED, UNCOUNTED, data_weights_into, form_rhs, form_rhs_blas,
-                                      output_factors_into, preact_any_into, uses_blas)
+from verify.dynamics.field_jit import COUNTED, UNCOUNTED, data_weights_into, output_factors_into, preact_any_into
 from verify.dynamics.forms import UNIT_NORM_TOL
 from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
 
@@ -189,18 +188,6 @@ def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: i
 
 
 @numba.njit(cache=True)
-def _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h: int, d: int, loss: int, train_v: bool, polar: bool,
-             log_time: bool, blas: bool, work) -> None:
-    """f = the field at z in the mode S, with the sliding pairs' Filippov slopes (:func:`rk_jit.stage_mode`)."""
-    S_stage, wVT, wPS, wg, wGT, wa = work[3:]
-    Sz = rk_jit.stage_mode(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, wVT, wPS, wg, wa)
-    if blas:
-        form_rhs_blas(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
-    else:
-        form_rhs(f, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, wVT, wPS, wg, wGT, wa)
-
-
-@numba.njit(cache=True)
 def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
         S, side, armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int,
         train_v: bool, polar: bool, log_time: bool, land: bool, shared_line, lo: int, h: int, d: int,
@@ -233,7 +220,6 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
     n, N = X.shape[0], z.size
     slide = (slide_ii, slide_jj, K, alpha)  # the sliding pairs, each alone on its neuron and line (may be none)
     sliding = slide_ii.size > 0
-    blas = uses_blas(n, h, d)  # field_jit: the choice at each call site
     A8, B8, C8, E3, E8 = tab853
     AX, CX, DX = dense853
     s, step, err_sum, drift = fs[0], fs[1], fs[2], fs[3]
@@ -336,16 +322,14 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
                 break
             n_pairs = 0
             stats[STAT_RESTARTS] += 1
-            _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, blas, work)
-            stats[STAT_RHS] += 1
-            stats[STAT_SLIDING] += 1 if sliding else 0
+            refresh = True
         else:
             for p in range(N):
                 z[p] = z_new[p]
             s = target if last else s + hs
             step = h_next
             engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
-            changed = sliding
+            refresh = sliding
             for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Engine.post_step)
                 _onto_surface(z, lo + slide_jj[p] * d, d, X[slide_ii[p]], polar)
             if polar:
@@ -358,14 +342,14 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
                         nrm = engine_jit.block_norm(z, h + j * d, d)
                         for q in range(h + j * d, h + (j + 1) * d):
                             z[q] /= nrm
-                    changed = True
-            if changed:
-                _refresh(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, blas, work)
-                stats[STAT_RHS] += 1
-                stats[STAT_SLIDING] += 1 if sliding else 0
-            else:
+                    refresh = True
+            if not refresh:
                 for p in range(N):
                     f[p] = f_new[p]
+        if refresh:  # the slope at the new point: z moved off the step's end (event point, projection, renormalised)
+            rk_jit.stage_rhs(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
+            stats[STAT_RHS] += 1
+            stats[STAT_SLIDING] += 1 if sliding else 0
     fs[0], fs[1], fs[2], fs[3] = s, step, err_sum, drift
     fs[7], fs[8], fs[9] = lim, gap, s_event
     ks[0], ks[1], ks[2], ks[3], ks[5] = k, int(rejected), null_restarts, calm, last_pair

@@ -51,6 +51,20 @@ def stage_mode(S_stage: np.ndarray, z: np.ndarray, S: np.ndarray, slide: tuple, 
 
 
 @numba.njit(cache=True, inline="always")
+def stage_rhs(out: np.ndarray, s: float, z: np.ndarray, S: np.ndarray, slide: tuple, X: np.ndarray, y: np.ndarray,
+              sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool,
+              log_time: bool, work: tuple) -> None:
+    """In place: out = the field at z (at s) in the stage's mode (:func:`stage_mode`), by :func:`field_jit.form_rhs`
+    or, from BLAS_MIN_WORK on (:func:`field_jit.uses_blas`), its BLAS form. work: :func:`step_workspace`."""
+    S_stage, VT, PS, g, GT, a = work[3:]
+    Sz = stage_mode(S_stage, z, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
+    if uses_blas(X.shape[0], h, d):
+        form_rhs_blas(out, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+    else:
+        form_rhs(out, s, z, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+
+
+@numba.njit(cache=True, inline="always")
 def _accumulate(out: np.ndarray, scale: float, coefs: np.ndarray, c: int, K: np.ndarray, count: int) -> None:
     """In place, q in order: out += (scale coefs[c, q]) K[q] for q < count (coefficients and stages by row index, not
     row views; zero coefficients, many in these tableaux, skipped). Inlined, so that :func:`_stage_state` makes no
@@ -72,6 +86,40 @@ def _stage_state(out: np.ndarray, z: np.ndarray, step: float, coefs: np.ndarray,
     _accumulate(out, 1.0, coefs, c, K, count)
     for p in range(z.size):
         out[p] = out[p] * step + z[p]
+
+
+@numba.njit(cache=True, inline="always")
+def _stage_point(out: np.ndarray, z: np.ndarray, step: float, coefs: np.ndarray, c: int, K: np.ndarray, count: int,
+                 low: bool) -> None:
+    """In place: out = z + step sum_q coefs[c, q] K[q] (q < count) in the pair's arithmetic: ``low`` (3(2), 5(4)) the
+    terms (step coefs[c, q]) K[q] added to z in turn, DOP853 :func:`_stage_state` (the sum first, times step, plus z)."""
+    if low:
+        for p in range(z.size):
+            out[p] = z[p]
+        _accumulate(out, step, coefs, c, K, count)
+    else:
+        _stage_state(out, z, step, coefs, c, K, count)
+
+
+@numba.njit(cache=True, inline="always")
+def _stages(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, step: float,
+            S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int,
+            train_v: bool, polar: bool, log_time: bool, slide: tuple, A: np.ndarray, B: np.ndarray, C: np.ndarray,
+            low: bool) -> None:
+    """The stages of a step into K = work[0]: K[0] = f, K[i] = F(z + step sum_q A[i, q] K[q]) at s + C[i] step
+    (0 < i < B.size), the end point z_new = z + step sum_q B[q] K[q] and its slope f_new = K[B.size]
+    (:func:`_stage_point`, :func:`stage_rhs`)."""
+    K, zi = work[:2]
+    n_st = B.size
+    for p in range(z.size):
+        K[0, p] = f[p]
+    for i in range(1, n_st):
+        _stage_point(zi, z, step, A, i, K, i, low)
+        stage_rhs(K[i], s + C[i] * step, zi, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
+    _stage_point(z_new, z, step, B.reshape(1, n_st), 0, K, n_st, low)
+    stage_rhs(K[n_st], s + step, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
+    for p in range(z.size):
+        f_new[p] = K[n_st, p]
 
 
 @numba.njit(cache=True)
@@ -99,31 +147,11 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
     """One step of size ``step`` into z_new, f_new and F (7, N) the nested-basis dense matrix; returns
     err = RMS(step K^T E / scale), scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component).
     work: :func:`step_workspace`."""
-    K, zi, scale, S_stage, VT, PS, g, GT, a = work
+    K, scale = work[0], work[2]
     N = z.size
     n_st = B.size
-    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
-    for p in range(N):
-        K[0, p] = f[p]
-    for i in range(1, n_st):
-        for p in range(N):
-            zi[p] = z[p]
-        _accumulate(zi, step, A, i, K, i)
-        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
-        if blas:
-            form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-        else:
-            form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    for p in range(N):
-        z_new[p] = z[p]
-    _accumulate(z_new, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
-    if blas:
-        form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    else:
-        form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    for p in range(N):
-        f_new[p] = K[n_st, p]
+    _stages(z_new, f_new, work, s, z, f, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C,
+            True)
     _error_scale(scale, z, z_new, rtol, atol)
     e2 = _scaled_norm2(K, E, n_st + 1, step, scale)
     err = np.sqrt(e2 / N) if N else 0.0
@@ -150,31 +178,14 @@ def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float
     """One DOP853 step of size ``step`` (12 new evaluations) into z_new, f_new and the stages K = work[0] (rows
     13..15 left for :func:`dop853_dense_into`); returns err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
     e_k = K^T E_k / (atol + rtol max(|z|, |z_new|)). work: :func:`step_workspace`."""
-    K, zi, scale, S_stage, VT, PS, g, GT, a = work
-    N = z.size
+    K, scale = work[0], work[2]
     n_st = B.size
-    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
-    for p in range(N):
-        K[0, p] = f[p]
-    for i in range(1, n_st):
-        _stage_state(zi, z, step, A, i, K, i)
-        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
-        if blas:
-            form_rhs_blas(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-        else:
-            form_rhs(K[i], s + C[i] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    _stage_state(z_new, z, step, B.reshape(1, n_st), 0, K, n_st)
-    Sz = stage_mode(S_stage, z_new, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
-    if blas:
-        form_rhs_blas(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    else:
-        form_rhs(K[n_st], s + step, z_new, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-    for p in range(N):
-        f_new[p] = K[n_st, p]
+    _stages(z_new, f_new, work, s, z, f, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C,
+            False)
     _error_scale(scale, z, z_new, rtol, atol)
     n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale)
     n3 = _scaled_norm2(K, E3, n_st + 1, 1.0, scale)
-    return 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * N)
+    return 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * z.size)
 
 
 @numba.njit(cache=True)
@@ -192,18 +203,13 @@ def dop853_step(s: float, z: np.ndarray, f: np.ndarray, step: float, rtol: np.nd
 def dop853_dense_into(F: np.ndarray, work: tuple, s: float, z: np.ndarray, f: np.ndarray, z_new: np.ndarray, f_new: np.ndarray, step: float, S: np.ndarray, X: np.ndarray, y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, h: int, d: int, loss: int, train_v: bool, polar: bool, log_time: bool, slide: tuple, A_extra: np.ndarray, C_extra: np.ndarray, D: np.ndarray) -> None:
     """Into F: the (7, N) dense matrix of an accepted :func:`dop853_step_into` (3 more evaluations, filling the last
     rows of its stages K = work[0])."""
-    K, zi, _scale, S_stage, VT, PS, g, GT, a = work
+    K, zi = work[:2]
     N = z.size
-    blas = uses_blas(X.shape[0], h, d)  # field_jit: the choice at each call site
     first = K.shape[0] - A_extra.shape[0]
     for m in range(A_extra.shape[0]):
         k = first + m
         _stage_state(zi, z, step, A_extra, m, K, k)
-        Sz = stage_mode(S_stage, zi, S, slide, X, y, sgn, r_ref, h, d, loss, polar, VT, PS, g, a)
-        if blas:
-            form_rhs_blas(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
-        else:
-            form_rhs(K[k], s + C_extra[m] * step, zi, Sz, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, VT, PS, g, GT, a)
+        stage_rhs(K[k], s + C_extra[m] * step, zi, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
     for p in range(N):
         dz = z_new[p] - z[p]
         F[0, p] = dz
