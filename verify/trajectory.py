@@ -21,12 +21,12 @@ TINY = np.finfo(float).tiny
 
 
 def balancedness_change(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(|c_j(t) - c_j(0)|, max(v_j(t)^2, ||w_j(t)||^2, tiny)) at each sample (k, h) of float64 samples W (k, h, d),
+    """(c_j(t) - c_j(0), max(v_j(t)^2, ||w_j(t)||^2, tiny)) at each sample (k, h) of float64 samples W (k, h, d),
     v (k, h) from W0 (h, d), v0 (h,), where c_j = v_j^2 - ||w_j||^2 (conserved by gradient flow): the largest ratio of
-    the two is :attr:`Trajectory.balancedness_drift`."""
+    the first's magnitude to the second is :attr:`Trajectory.balancedness_drift`."""
     c0 = v0 * v0 - np.add.reduce(W0 * W0, axis=1)
     vv, ww = v * v, np.add.reduce(W * W, axis=2)
-    return np.abs(vv - ww - c0), np.maximum(np.maximum(vv, ww), TINY)
+    return vv - ww - c0, np.maximum(np.maximum(vv, ww), TINY)
 
 
 @dataclass(frozen=True)

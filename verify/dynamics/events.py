@@ -73,6 +73,7 @@ def solve_cartesian(
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
     dc, size2 = balancedness_change(W0, v0, W, v)
+    dc = np.abs(dc)
     drift = float((dc / size2).max())
     peak = np.maximum(np.maximum.reduce(size2, axis=0), v0 * v0 + np.add.reduce(W0 * W0, axis=1))  # or the initial size
     outputs = field.outputs(W, v)

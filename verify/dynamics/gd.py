@@ -49,7 +49,7 @@ from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm
 from verify.dynamics.times import sample_times
 from verify.errors import InputError, NumericalError
-from verify.trajectory import Event, Trajectory
+from verify.trajectory import Event, Trajectory, balancedness_change
 
 MAX_STEPS = 10**8  # about an hour at the benchmark's 35 us per step
 MAX_ORDER = 10**7  # SGD runs up to this many steps record the batch order (80 MB at batch 1)
@@ -142,11 +142,11 @@ def solve_gd(
 
     form = CartesianForm(field, h, d)
     z = form.pack(W, v)
+    W_init, v_init = W, v
     W, v = form.unpack(z)  # views into z, updated in place
     Ws = np.empty((times.size, h, d))
     vs = np.empty((times.size, h))
     pred = np.empty((times.size, h))
-    c0 = v * v - np.einsum("hd,hd->h", W, W)
     drift_pred = np.zeros(h)
     events: list[Event] = []
 
@@ -193,10 +193,8 @@ def solve_gd(
                 progress((k + 1) * lr, t_end)
 
     with np.errstate(over="ignore", invalid="ignore"):
-        w_sq = np.einsum("khd,khd->kh", Ws, Ws)
-        actual = vs * vs - w_sq - c0
-        denom = np.maximum(np.maximum(vs * vs, w_sq), np.finfo(float).tiny)
-        drift = float(np.max(np.abs(actual) / denom))
+        actual, size2 = balancedness_change(W_init, v_init, Ws, vs)
+        drift = float(np.max(np.abs(actual) / size2))
     if not np.isfinite(drift):
         raise NumericalError("GD iterates grew beyond float64's range (their squares overflow); reduce lr or the init")
     return Trajectory(

@@ -107,6 +107,6 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
         return Trajectory.from_polar(t, out_v, out_W, sgn, events=events, backend="taylor", balancedness_drift=0.0,
                                      error_estimate=float(info[0]), stats=stats, params=params)
     dc, size2 = balancedness_change(W, v, out_W, out_v)
-    drift = float(np.max(dc / size2))
+    drift = float(np.max(np.abs(dc) / size2))
     return Trajectory(times=t, W=out_W, v=out_v, events=events, backend="taylor", balancedness_drift=drift,
                       error_estimate=float(info[0]), stats=stats, params=params)
