@@ -43,6 +43,11 @@ Measurements (NAME):
   heyoka's ``real128`` (quadruple precision, 113-bit mantissa, about 34 digits; tol = its epsilon,
   compact mode: the default mode's real128 compile takes minutes). Skipped with a reason when the
   heyoka wheel has no real128.
+- ``accuracy``: equal tolerances are not equal accuracy. On the small case, each side's error against the mp
+  backend (dps 30) at a few times in the growth phase and at the horizon, as max_j ||(w_j, v_j) - ref_j|| / ||ref_j||
+  (relative to each neuron's size, which the project's per-neuron rtol controls): the project at rtol 1e-10 and
+  heyoka at tol 1e-10 and 1e-12 (each in the faster of the small case's compiled modes), with the wall-time ratio
+  project / heyoka at each tol, interleaved as above. Context for the small case's ratio, not a target.
 - ``gd``: on the reference case, the event-driven flow against the project's numba GD
   (``backend="gd"``, lr 2e-3: 20,000 steps to t = 40): ``gf_over_gd_wall``.
 - ``scaling``: the project's whole call around the medium case (``--scaling-around reference``:
@@ -56,10 +61,10 @@ Measurements (NAME):
 - ``targets``: one closing line with the issue's targets, the measured values and whether they are met.
 
 Timing: the two sides run interleaved, ``repeat`` times each (small 31, medium 7, reference 3,
-hp 3, gd 3, scaling 5; ``--repeat`` overrides all), and the medians are compared; the minima are
+hp 3, accuracy 31, gd 3, scaling 5, loop 7; ``--repeat`` overrides all), and the medians are compared; the minima are
 reported too. The machine's load average at the start is in the ``setup`` line: on a shared
 machine, compare ratios measured in one run, not absolute times across runs.
-``--quick``: the small case only (heyoka compact mode, horizon 4), high precision at horizon 1,
+``--quick``: the small case only (heyoka compact mode, horizon 4), high precision at horizon 1, accuracy at horizon 4,
 GD at horizon 1 and a tiny scaling table: a smoke test of a few seconds.
 
 Targets (issue 18): small case project / heyoka <= 1; reference heyoka / project >= 15;
@@ -88,9 +93,9 @@ from verify import Dataset, simulate  # noqa: E402
 from verify.data.generators import orthogonally_separable  # noqa: E402
 from verify.model.init import balanced_init  # noqa: E402
 
-NAMES = ("small", "medium", "reference", "hp_small", "gd", "scaling", "loop", "targets")
+NAMES = ("small", "medium", "reference", "hp_small", "accuracy", "gd", "scaling", "loop", "targets")
 CASES = {"small": (8, 3, 5), "medium": (20, 5, 50), "reference": (40, 10, 100)}
-REPEAT = {"small": 31, "medium": 7, "reference": 3, "hp_small": 3, "gd": 3, "scaling": 5, "loop": 7}
+REPEAT = {"small": 31, "medium": 7, "reference": 3, "hp_small": 3, "accuracy": 31, "gd": 3, "scaling": 5, "loop": 7}
 TARGETS = {
     "small_project_over_heyoka_max": 1.0,
     "reference_heyoka_over_project_min": 15.0,
@@ -118,6 +123,8 @@ class Config:
     scaling_around: str = "medium"
     gd_case: str = "reference"
     small_modes: tuple[bool, ...] = (False, True)  # heyoka compact_mode values tried on the small case
+    accuracy_times: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0)  # and the horizon: the growth phase and the end
+    accuracy_tols: tuple[float, ...] = (1e-10, 1e-12)  # heyoka's tol: the benchmark's, and a tighter one
 
 
 QUICK = Config(horizon=4.0, hp_horizon=1.0, gd_horizon=1.0, repeat={k: 3 for k in REPEAT},
@@ -290,6 +297,14 @@ def compare_states(Wp: Any, vp: Any, Wh: Any, vh: Any, to_num: Callable[[Any], A
     return {"max_state_diff_abs": float(diff), "max_state_diff_rel": float(diff / scale) if scale else float(diff)}
 
 
+def neuron_errors(Ws: np.ndarray, vs: np.ndarray, Wr: np.ndarray, vr: np.ndarray) -> list[float]:
+    """Per sample time: max_j ||(w_j, v_j) - (w_j, v_j)_ref|| / ||(w_j, v_j)_ref||, the error relative to each neuron's
+    size (the project's rtol bounds the local error so: ``atol="per-neuron"``); Ws (k, h, d), vs (k, h)."""
+    a = np.concatenate([Ws, vs[..., None]], axis=-1)
+    b = np.concatenate([Wr, vr[..., None]], axis=-1)
+    return (np.linalg.norm(a - b, axis=-1) / np.linalg.norm(b, axis=-1)).max(axis=-1).tolist()
+
+
 # the benchmark --------------------------------------------------------------------------------
 
 
@@ -404,6 +419,42 @@ class Bench:
         record["heyoka_over_project"] = record["heyoka_wall_s"] / record["project_wall_s"]
         record["project_over_heyoka"] = record["project_wall_s"] / record["heyoka_wall_s"]
         self.results["hp_small"] = emit("peer", **head, **record)
+
+    # accuracy along the run: equal tolerances are not equal accuracy
+    def accuracy(self) -> None:
+        cfg = self.cfg
+        ds, W, v, (n, d, h) = self.problem("small")
+        times = tuple(t for t in cfg.accuracy_times if t < cfg.horizon) + (cfg.horizon,)
+        ref = simulate(ds, W, v, cfg.horizon, times=times, backend="mp", dps=cfg.dps)
+        Wr, vr = np.array(ref.W, dtype=float), np.array(ref.v, dtype=float)
+        sampled = simulate(ds, W, v, cfg.horizon, times=times, rtol=cfg.tol)
+        head = {"case": "small", "n": n, "d": d, "h": h, "horizon": cfg.horizon, "eps": cfg.eps, "times": times,
+                "reference": f"backend mp, dps {cfg.dps}", "error": "max_j ||(w_j, v_j) - ref|| / ||ref_j||",
+                "project_rtol": cfg.tol, "project_error": neuron_errors(sampled.W, sampled.v, Wr, vr),
+                "repeat": cfg.repeat["accuracy"]}
+        if self.hy is None:
+            emit("accuracy", **head, skipped=HEYOKA_MISSING)
+            return
+        project = self._project(ds, W, v, cfg.horizon)
+        project()
+        peers = []
+        for tol in cfg.accuracy_tols:
+            per_mode = []
+            for compact in cfg.small_modes:  # as the small case: the faster of heyoka's compiled modes
+                flow = HeyokaFlow(self.hy, ds.X, ds.y, h, tol=tol, compact=compact)
+                prepared = flow.prepare(W, v)
+                states = []
+                for t in times:  # each from t = 0 (run resets the state)
+                    flow.run(prepared, t)
+                    states.append(flow.final())
+                errors = neuron_errors(np.array([s[0] for s in states]), np.array([s[1] for s in states]), Wr, vr)
+                wall, _ = interleaved({"project": project, "heyoka": lambda: flow.run(prepared, cfg.horizon)},
+                                      cfg.repeat["accuracy"])
+                per_mode.append({"heyoka_tol": tol, "heyoka_compact_mode": compact, "heyoka_error": errors,
+                                 "heyoka_wall_s": _median(wall["heyoka"]), "project_wall_s": _median(wall["project"]),
+                                 "project_over_heyoka": _median(wall["project"]) / _median(wall["heyoka"])})
+            peers.append(min(per_mode, key=lambda r: r["heyoka_wall_s"]))
+        emit("accuracy", **head, peers=peers)
 
     # GD
     def gd(self) -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,8 +72,10 @@ def test_quick_prints_json_lines() -> None:
 
 
 def test_without_heyoka_the_peer_side_is_skipped_with_a_reason() -> None:
-    records = _run("--quick", "--only", "small,hp_small", "--repeat", "1", hide_heyoka=True)
+    records = _run("--quick", "--only", "small,hp_small,accuracy", "--repeat", "1", hide_heyoka=True)
     assert any(r["name"] == "heyoka" and r["skipped"] == "heyoka not installed" for r in records)
+    accuracy = next(r for r in records if r["name"] == "accuracy")
+    assert accuracy["skipped"] == "heyoka not installed" and len(accuracy["project_error"]) == 5
     peers = [r for r in records if r["name"] == "peer"]
     assert [r["case"] for r in peers] == ["small", "hp_small"]
     for r in peers:
@@ -108,3 +111,28 @@ def test_heyoka_flow_finds_the_projects_crossings() -> None:
     assert events["max_event_time_diff"] < 1e-7
     Wh, vh = flow.final()
     assert bp.compare_states(tr.W[-1], tr.v[-1], Wh, vh)["max_state_diff_rel"] < 1e-7
+
+
+def test_accuracy_reports_each_sides_error_against_the_mp_reference() -> None:
+    """``accuracy``: the project's error (and heyoka's at each tol, when installed) at every sample time, relative to
+    each neuron's size, against the mp backend; loose sanity bounds only (rtol 1e-10 over a horizon of 4)."""
+    records = _run("--quick", "--only", "accuracy", "--repeat", "1")
+    acc = next(r for r in records if r["name"] == "accuracy")
+    assert acc["times"] == [0.5, 1.0, 2.0, 3.0, 4.0]
+    assert len(acc["project_error"]) == 5 and all(0.0 <= e < 1e-7 for e in acc["project_error"])
+    if next(r for r in records if r["name"] == "setup")["heyoka"] is None:
+        assert acc["skipped"] == "heyoka not installed"
+        return
+    assert [p["heyoka_tol"] for p in acc["peers"]] == [1e-10, 1e-12]
+    for p in acc["peers"]:
+        assert len(p["heyoka_error"]) == 5 and all(0.0 <= e < 1e-5 for e in p["heyoka_error"])
+        assert p["project_over_heyoka"] > 0
+
+
+def test_neuron_errors_are_relative_to_each_neurons_size() -> None:
+    bp = _load_module()
+    Wr, vr = np.array([[[3.0, 0.0], [0.0, 1e-6]]]), np.array([[4.0, 0.0]])  # neuron sizes 5 and 1e-6
+    W, v = Wr.copy(), vr.copy()
+    W[0, 0, 0] += 5e-3  # 1e-3 of the first neuron's size
+    W[0, 1, 1] += 1e-8  # 1e-2 of the second's
+    assert bp.neuron_errors(W, v, Wr, vr) == pytest.approx([1e-2], rel=1e-9)
