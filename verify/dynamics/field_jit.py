@@ -19,9 +19,12 @@ products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm through
 pays for itself: measured side by side in one process (2026-11-28, one thread), an evaluation took 0.21 us (loops)
 against 0.40 us (BLAS) at n h d = 120, the same at 1,600, 2.0 against 1.7 us at 5,000 and 10.5 against 6.6 us at
 40,000 (n = 40, d = 10, h = 100). BLAS sums in its own order: deterministic for one BLAS build on one machine, equal
-to the loops' sums to rounding (the tests compare both forms with the numpy reference). The choice is made at each
-call site (``form_rhs_blas(...) if uses_blas(...) else form_rhs(...)``): a wrapper making it, inlined or not, added
-~75 ns to every small evaluation (its own argument handling), a third of the evaluation.
+to the loops' sums to rounding (the tests compare both forms with the numpy reference). The choice
+(``form_rhs_blas(...) if uses_blas(...) else form_rhs(...)``) is made where the field is called: for the steps' stages
+and the compiled loop's slope refresh in one place, :func:`rk_jit.stage_rhs`, inlined at numba's IR level
+(``inline="always"``). A wrapper measured on 2026-11-28 added ~75 ns to every small evaluation (its own argument
+handling), a third of the evaluation; this one measured no difference side by side with the choice written out at
+each call site (the compiled loop 0.55-0.57 ms per small run either way, 2026-11-29).
 
 Reference counting: numba increments and decrements an atomic count on every array argument a function keeps and on
 every view it makes, and its pruning pass removes only some of these pairs. On the small case of
