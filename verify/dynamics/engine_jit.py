@@ -22,6 +22,14 @@ def block_norm(z: np.ndarray, base: int, d: int) -> float:
 
 
 @numba.njit(cache=True, inline="always")
+def normalise_block(z: np.ndarray, base: int, d: int) -> None:
+    """In place: z[base : base + d] divided by its :func:`block_norm` (a polar direction u_j back onto the sphere)."""
+    nrm = block_norm(z, base, d)
+    for q in range(base, base + d):
+        z[q] /= nrm
+
+
+@numba.njit(cache=True, inline="always")
 def row_norm(V: np.ndarray, j: int) -> float:
     """||V[j]|| of a 2-d V, as :func:`block_norm` sums it (by position: no row view)."""
     acc = 0.0

@@ -70,9 +70,7 @@ def _onto_surface(z: np.ndarray, base: int, d: int, x: np.ndarray, polar: bool) 
     if d > 1:
         engine_jit.project_off(z[base : base + d], x)
     if polar:
-        nrm = engine_jit.block_norm(z, base, d)
-        for q in range(d):
-            z[base + q] /= nrm
+        engine_jit.normalise_block(z, base, d)
 
 
 @numba.njit(cache=True)
@@ -339,9 +337,7 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
                 drift = max(drift, worst)
                 if worst > UNIT_NORM_TOL:
                     for j in range(h):
-                        nrm = engine_jit.block_norm(z, h + j * d, d)
-                        for q in range(h + j * d, h + (j + 1) * d):
-                            z[q] /= nrm
+                        engine_jit.normalise_block(z, h + j * d, d)
                     refresh = True
             if not refresh:
                 for p in range(N):
