@@ -57,11 +57,13 @@ def test_quick_prints_json_lines() -> None:
     assert {"setup", "peer", "scaling", "targets"} <= set(by_name)
     peer = by_name["peer"][0]
     assert peer["case"] == "small" and peer["project_wall_s"] > 0
+    assert 0 < peer["project_engine_wall_s"] and peer["project_outside_engine_s"] > 0  # the call is more than its engine
     if by_name["setup"][0]["heyoka"] is None:
         assert peer["skipped"] == "heyoka not installed"
     else:
         assert peer["events_identical"] and peer["project_crossings"] == peer["heyoka_crossings"] > 0
         assert peer["heyoka_over_project"] > 0 and peer["heyoka_compile_s"] > 0
+        assert peer["engine_over_heyoka"] == pytest.approx(peer["project_engine_wall_s"] / peer["heyoka_wall_s"])
     assert [r["variant"] for r in by_name["scaling"]] == ["base", "n x2", "h x2", "d x2"]
     assert all(r["wall_min_over_base"] > 0 for r in by_name["scaling"]) and by_name["scaling"][0]["wall_min_over_base"] == 1.0
     loops = by_name["loop"]
@@ -80,6 +82,13 @@ def test_without_heyoka_the_peer_side_is_skipped_with_a_reason() -> None:
     assert [r["case"] for r in peers] == ["small", "hp_small"]
     for r in peers:
         assert r["skipped"] == "heyoka not installed" and r["project_wall_s"] > 0 and r["project_crossings"] > 0
+    assert peers[0]["project_engine_wall_s"] > 0 and "project_outside_engine_s" in peers[0]
+
+
+def test_engine_share_splits_each_call_into_the_engine_and_the_rest() -> None:
+    bp = _load_module()
+    share = bp.engine_share([1.0, 3.0, 2.0], [0.5, 2.0, 1.75])
+    assert share == {"project_engine_wall_s": 1.75, "project_outside_engine_s": 0.5}
 
 
 def test_compare_events_reports_the_agreeing_prefix() -> None:

@@ -123,15 +123,21 @@ def _stages(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float, z: np.n
 
 
 @numba.njit(cache=True)
-def _scaled_norm2(K: np.ndarray, E: np.ndarray, count: int, step: float, scale: np.ndarray) -> float:
-    """||(sum_q (step E[q]) K[q]) / scale||^2 (q in order)."""
+def _scaled_norm2(K: np.ndarray, E: np.ndarray, count: int, step: float, scale: np.ndarray, acc: np.ndarray) -> float:
+    """||(sum_q (step E[q]) K[q]) / scale||^2 (q in order, zero coefficients included), the sums built a stage row at a
+    time in the scratch ``acc`` (N,) (contiguous rows: ~1.5-2x faster than a sum over q per component, the same
+    bits)."""
+    N = scale.size
+    for p in range(N):
+        acc[p] = 0.0
+    for q in range(count):
+        cq = step * E[q]
+        for p in range(N):
+            acc[p] += cq * K[q, p]
     total = 0.0
-    for p in range(scale.size):
-        acc = 0.0
-        for q in range(count):
-            acc += (step * E[q]) * K[q, p]
-        acc /= scale[p]
-        total += acc * acc
+    for p in range(N):
+        e = acc[p] / scale[p]
+        total += e * e
     return total
 
 
@@ -147,13 +153,13 @@ def low_step_into(z_new: np.ndarray, f_new: np.ndarray, F: np.ndarray, work: tup
     """One step of size ``step`` into z_new, f_new and F (7, N) the nested-basis dense matrix; returns
     err = RMS(step K^T E / scale), scale = atol + rtol max(|z|, |z_new|) (rtol, atol per component).
     work: :func:`step_workspace`."""
-    K, scale = work[0], work[2]
+    K, zi, scale = work[:3]
     N = z.size
     n_st = B.size
     _stages(z_new, f_new, work, s, z, f, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C,
             True)
     _error_scale(scale, z, z_new, rtol, atol)
-    e2 = _scaled_norm2(K, E, n_st + 1, step, scale)
+    e2 = _scaled_norm2(K, E, n_st + 1, step, scale, zi)  # zi, the stage state, done with
     err = np.sqrt(e2 / N) if N else 0.0
     for r in range(dense.shape[0]):
         row = F[r]
@@ -178,13 +184,13 @@ def dop853_step_into(z_new: np.ndarray, f_new: np.ndarray, work: tuple, s: float
     """One DOP853 step of size ``step`` (12 new evaluations) into z_new, f_new and the stages K = work[0] (rows
     13..15 left for :func:`dop853_dense_into`); returns err = |step| ||e5||^2 / sqrt((||e5||^2 + 0.01 ||e3||^2) N),
     e_k = K^T E_k / (atol + rtol max(|z|, |z_new|)). work: :func:`step_workspace`."""
-    K, scale = work[0], work[2]
+    K, zi, scale = work[:3]
     n_st = B.size
     _stages(z_new, f_new, work, s, z, f, step, S, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, slide, A, B, C,
             False)
     _error_scale(scale, z, z_new, rtol, atol)
-    n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale)
-    n3 = _scaled_norm2(K, E3, n_st + 1, 1.0, scale)
+    n5 = _scaled_norm2(K, E5, n_st + 1, 1.0, scale, zi)  # zi, the stage state, done with
+    n3 = _scaled_norm2(K, E3, n_st + 1, 1.0, scale, zi)
     return 0.0 if n5 == 0.0 and n3 == 0.0 else abs(step) * n5 / np.sqrt((n5 + 0.01 * n3) * z.size)
 
 
