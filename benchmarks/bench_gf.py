@@ -143,11 +143,11 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
     ``traj`` a third of the way in (its activation pattern, every pair armed): the field (:func:`field_jit.form_rhs`),
     the 3(2), 5(4) and DOP853 steps' arithmetic beyond their evaluations (the stage sums, the error norm, the dense matrix),
     the preactivations, the crossing scan, the re-arming, and the settling of one event point
-    (:func:`loop_jit.settle_simple`; neuron 0 projected onto the plane of its nearest row, on copies of the state,
+    (:func:`settle_jit.settle_simple`; neuron 0 projected onto the plane of its nearest row, on copies of the state,
     whose cost is timed alone and subtracted)."""
     import numba
 
-    from verify.dynamics import crossings, engine_jit, field_jit, loop_jit, rk_jit, scan
+    from verify.dynamics import crossings, engine_jit, field_jit, rk_jit, scan, settle_jit
     from verify.dynamics.settle import SURFACE_TOL
 
     @numba.njit
@@ -192,7 +192,7 @@ def loop_piece_costs(ds: Dataset, traj: Trajectory, calls: int = 400) -> dict[st
             z2, S2, side2, armed2, dead2 = z.copy(), S.copy(), side.copy(), armed.copy(), dead.copy()
             ks, stats = np.zeros(6, np.int64), np.zeros(7, np.int64)
             if settling:
-                loop_jit.settle_simple(0.0, z2, pairs, S2, side2, armed2, dead2, X, xnorm, K, y, sgn, r_ref, 0.0, 0,
+                settle_jit.settle_simple(0.0, z2, pairs, S2, side2, armed2, dead2, X, xnorm, K, y, sgn, r_ref, 0.0, 0,
                                        False, shared, 0, h, d, SURFACE_TOL, ev[0], ev[1], ev[2], ks, stats)
 
     def best(fn: Callable[[int], None]) -> float:

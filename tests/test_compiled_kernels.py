@@ -14,8 +14,8 @@ import numba
 import numpy as np
 import pytest
 
-from verify.dynamics import (crossings, detect, engine_jit, field_jit, filippov_jit, loop_jit, rk_jit, scan, stepper,
-                             switching)
+from verify.dynamics import (crossings, detect, engine_jit, field_jit, filippov_jit, loop_jit, rk_jit, scan,
+                             settle_jit, stepper, switching)
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.field import NetworkField
@@ -354,7 +354,7 @@ def test_the_uncounted_kernels_run_without_numbas_runtime():
     with pytest.raises(numba.core.errors.NumbaError):
         numba.njit(**field_jit.UNCOUNTED)(allocates)(3)
     for kernel in (field_jit.form_rhs, rk_jit.low_step_into, rk_jit.dop853_step_into, rk_jit.dop853_dense_into,
-                   scan.scan_step_into, loop_jit._iterate, loop_jit.settle_simple_into):
+                   scan.scan_step_into, loop_jit._iterate, settle_jit.settle_simple_into):
         assert kernel.targetoptions["_nrt"] is False, kernel
     for kernel in (field_jit.form_rhs_blas, field_jit.preact_blas, loop_jit._slides_out):
         assert kernel.targetoptions["_nrt"] is True, kernel

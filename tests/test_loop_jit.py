@@ -10,7 +10,7 @@ import pytest
 from verify import simulate
 from verify.data import Dataset
 from verify.data.generators import orthogonally_separable, pc2_cross_class_acute, symmetric_separable
-from verify.dynamics import engine, field_jit, loop_jit, switching
+from verify.dynamics import engine, field_jit, loop, loop_jit, settle_jit, switching
 from verify.dynamics.settle import SURFACE_TOL
 from verify.dynamics.events import solve_cartesian
 from verify.dynamics.field import NetworkField
@@ -151,7 +151,7 @@ def test_python_steps_agree(monkeypatch):
 def test_progress_checkpoints(monkeypatch):
     """The loop reports back every CHECKPOINT_STEPS steps (progress, signals); the run is unchanged by it."""
     ds, W, v = _ortho(seed=0, n=20, d=5, h=30)
-    monkeypatch.setattr(engine, "CHECKPOINT_STEPS", 16)
+    monkeypatch.setattr(loop, "CHECKPOINT_STEPS", 16)
     seen: list[float] = []
     plain = simulate(ds, W, v, 40.0)
     tracked = simulate(ds, W, v, 40.0, progress=seen.append)
@@ -176,7 +176,7 @@ def test_settle_simple_declines_without_touching_the_state():
         ev_t, ev_ij, ev_kd = np.empty(16), np.empty((16, 2), np.int64), np.empty((16, 2), np.int64)
         ks, stats = np.zeros(5, np.int64), np.zeros(6, np.int64)
         before = (z.copy(), S.copy(), side.copy(), armed.copy())
-        ok = loop_jit.settle_simple(0.0, z, np.array([[0, 0]]), S, side, armed, dead, X, xnorm, K, y, np.ones(h),
+        ok = settle_jit.settle_simple(0.0, z, np.array([[0, 0]]), S, side, armed, dead, X, xnorm, K, y, np.ones(h),
                                     np.zeros(h), 0.0, 0, False, shared, 0, h, d, SURFACE_TOL,
                                     ev_t, ev_ij, ev_kd, ks, stats)
         return ok, before, (z, S, side, armed), ks[4], ev_ij[0], ev_kd[0]

@@ -60,6 +60,7 @@ from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 import mpmath
+import numba
 import numpy as np
 
 from verify.data.dataset import Dataset
@@ -247,11 +248,20 @@ def _check_weights(W0: Any, v0: Any, d: int) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(f"W0 has {W.shape[1]} columns but the data have dimension d = {d}")
     if v.shape != (h,):
         raise InputError(f"v0 must have shape ({h},) to match W0 {W.shape}, got {v.shape}")
-    if not np.isfinite(W).all():
+    if not _all_finite(W.reshape(-1)):
         raise InputError("W0 contains non-finite values")
-    if not np.isfinite(v).all():
+    if not _all_finite(v):
         raise InputError("v0 contains non-finite values")
     return W, v
+
+
+@numba.njit(cache=True)
+def _all_finite(a: np.ndarray) -> bool:
+    """Every entry of the 1-d ``a`` is finite (``np.isfinite(a).all()`` without its temporary)."""
+    for x in a:
+        if not math.isfinite(x):
+            return False
+    return True
 
 
 def _check_t_end(t_end: Any) -> float:
@@ -297,18 +307,28 @@ def _check_float64_scale(ds: Dataset, W: np.ndarray, v: np.ndarray, log_eps: flo
     """Refuse an initial state float64 cannot integrate: weights whose squares overflow, or outputs
     |f(x_i)| <= X_max sum_j |v_j| ||w_j|| beyond 1e300 (computed in log space; eps^2 = exp(2 log_eps))."""
     shift = 0.0 if log_eps is None else log_eps
-    abs_v, row_max = np.abs(v), np.abs(W).max(axis=1)
-    biggest = float(max(row_max.max(), abs_v.max()))
+    biggest, output_bound = _scale_bounds(np.ascontiguousarray(W), np.ascontiguousarray(v), float(ds.norms.max()))
     if biggest > 0.0 and math.log(biggest) + shift > LOG_WEIGHT_LIMIT:
         raise InputError(f"initial weights up to 10^{(math.log(biggest) + shift) / math.log(10):.0f}: beyond what float64 "
                          "can integrate (their squares overflow); the theorems are about small initialisations")
-    norms = ds.norms.max() * abs_v * row_max
-    positive = norms > 0.0
-    if positive.any():
-        log_f = math.log(float(np.add.reduce(norms[positive]))) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
+    if output_bound > 0.0:
+        log_f = math.log(output_bound) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
         if log_f > LOG_OUTPUT_LIMIT:
             raise InputError(f"initial outputs up to 10^{log_f / math.log(10):.0f}: beyond what float64 can integrate "
                              "(the loss and its gradient overflow); scale the initialisation down")
+
+
+@numba.njit(cache=True)
+def _scale_bounds(W: np.ndarray, v: np.ndarray, x_max: float) -> tuple[float, float]:
+    """(the largest |weight|, sum_j X_max |v_j| max_q |W_jq|) of finite W (h, d), v (h,)."""
+    biggest, total = 0.0, 0.0
+    for j in range(W.shape[0]):
+        row_max = 0.0
+        for q in range(W.shape[1]):
+            row_max = max(row_max, abs(W[j, q]))
+        biggest = max(biggest, row_max, abs(v[j]))
+        total += x_max * abs(v[j]) * row_max
+    return biggest, total
 
 
 def _check_log_eps(log_eps: Any) -> float:
@@ -350,16 +370,27 @@ def _check_backend_options(backend: str, lr: Any, batch_size: Any, dps: Any, tol
 
 
 def row_log_norms(W: np.ndarray) -> np.ndarray:
-    """ln ||W_j|| per row without underflow (-inf for zero rows)."""
-    m = np.abs(W).max(axis=1)
-    positive = m > 0.0
-    if positive.all():  # the common case, without the masks (the same numbers)
-        scaled = W / m[:, None]
-        return np.log(m) + np.log(np.sqrt(np.add.reduce(scaled * scaled, axis=1)))
-    safe = np.where(positive, m, 1.0)
-    scaled = W / safe[:, None]
-    with np.errstate(divide="ignore"):  # np.linalg.norm(scaled, axis=1) is this sqrt of the sum of squares
-        return np.where(positive, np.log(safe) + np.log(np.sqrt(np.add.reduce(scaled * scaled, axis=1))), -np.inf)
+    """ln ||W_j|| per row without underflow (-inf for zero rows): ln m_j + ln sqrt(sum_q (W_jq / m_j)^2), m_j the
+    largest |W_jq| (NaN for a row holding NaN)."""
+    return _row_log_norms(np.ascontiguousarray(W, dtype=float))
+
+
+@numba.njit(cache=True)
+def _row_log_norms(W: np.ndarray) -> np.ndarray:
+    out = np.empty(W.shape[0])
+    for j in range(W.shape[0]):
+        m, nan = 0.0, False
+        for q in range(W.shape[1]):
+            nan |= math.isnan(W[j, q])
+            m = max(m, abs(W[j, q]))
+        if nan or m == 0.0:
+            out[j] = math.nan if nan else -math.inf
+            continue
+        acc = 0.0
+        for q in range(W.shape[1]):
+            acc += (W[j, q] / m) * (W[j, q] / m)
+        out[j] = math.log(m) + math.log(math.sqrt(acc))
+    return out
 
 
 def is_balanced(W: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool:
@@ -369,22 +400,24 @@ def is_balanced(W: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> boo
 
 def _balanced(lw: np.ndarray, v: np.ndarray, rtol: float = BALANCE_RTOL) -> bool:
     """:func:`is_balanced` given lw = :func:`row_log_norms` (W): |ln|v_j| - lw_j| <= rtol, or both -inf."""
-    av = np.abs(v)
-    if av.all() and np.isfinite(lw).all():  # the common case, without the masks (the same answer)
-        return bool((np.abs(lw - np.log(av)) <= rtol).all())
-    with np.errstate(divide="ignore"):
-        lv = np.log(av)
-    both_zero = np.isneginf(lw) & np.isneginf(lv)
-    finite = np.isfinite(lw) & np.isfinite(lv)
-    if not np.all(both_zero | finite):
-        return False
-    return bool(np.all(np.abs(lw[finite] - lv[finite]) <= rtol))
+    return _balanced_logs(lw, np.ascontiguousarray(v, dtype=float).reshape(-1), float(rtol))
+
+
+@numba.njit(cache=True)
+def _balanced_logs(lw: np.ndarray, v: np.ndarray, rtol: float) -> bool:
+    for j in range(lw.size):
+        lv = math.log(abs(v[j])) if v[j] != 0.0 else -math.inf
+        if lw[j] == -math.inf and lv == -math.inf:
+            continue
+        if not (math.isfinite(lw[j]) and math.isfinite(lv) and abs(lw[j] - lv) <= rtol):
+            return False
+    return True
 
 
 def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool) -> str:
     log_norms = row_log_norms(W)
     balanced = _balanced(log_norms, v)
-    nonzero = bool(np.isfinite(log_norms).all())
+    nonzero = _all_finite(log_norms)
     if backend == "limit":
         if form == "cartesian":
             raise InputError("backend 'limit' is the polar eps -> 0 dynamics; form 'cartesian' does not apply")
@@ -398,8 +431,7 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
     elif log_eps is not None:
         chosen = "polar"
     else:
-        scale = float(np.maximum.reduce(np.abs(v), initial=0.0))
-        scale = max(scale, float(np.exp(log_norms.max())))
+        scale = max(float(np.maximum.reduce(np.abs(v), initial=0.0)), math.exp(min(float(log_norms.max()), 0.0)))
         chosen = "polar" if balanced and nonzero and train_v and scale < POLAR_SCALE else "cartesian"
 
     if chosen == "polar":
@@ -421,7 +453,7 @@ def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None, 
     below LOG_CARTESIAN_MIN leaves no error control (the engine's atol floor) and subnormal weights keep few bits.
     ``log_norms``: ln ||w_j|| (:func:`row_log_norms`); every one at least LOG_CARTESIAN_MIN + 1 (and no log_eps) passes
     at once, since ||(w_j, v_j)|| >= ||w_j||."""
-    if log_eps is None and bool((log_norms >= LOG_CARTESIAN_MIN + 1.0).all()):
+    if log_eps is None and float(log_norms.min()) >= LOG_CARTESIAN_MIN + 1.0:
         return
     sizes = row_log_norms(np.column_stack([W, v])) + (0.0 if log_eps is None else log_eps)
     nonzero = sizes[np.isfinite(sizes)]
@@ -444,9 +476,9 @@ def nonfinite_state(traj: Trajectory) -> str | None:
             return None
         k = int(np.flatnonzero(~finite)[0])
         return f"the state at t = {float(traj.times[k]):.6g} (backend {traj.backend!r}) is not finite"
-    finite = np.isfinite(traj.W).all(axis=(1, 2)) & np.isfinite(traj.v).all(axis=1)
-    if finite.all() and math.isfinite(traj.balancedness_drift):
+    if _all_finite(traj.W.reshape(-1)) and _all_finite(traj.v.reshape(-1)) and math.isfinite(traj.balancedness_drift):
         return None
+    finite = np.isfinite(traj.W).all(axis=(1, 2)) & np.isfinite(traj.v).all(axis=1)
     k = int(np.flatnonzero(~finite)[0]) if not finite.all() else len(traj.times) - 1
     where = f"at t = {float(traj.times[k]):.6g} (backend {traj.backend!r})"
     if traj.r is not None and np.any(traj.r[k] > LOG_FLOAT_MAX):

@@ -8,10 +8,12 @@ backend the exact state is kept as log-norms ``r`` (k, h) and directions ``U`` (
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+import numba
 import numpy as np
 
 from verify.errors import InputError
@@ -23,10 +25,29 @@ TINY = np.finfo(float).tiny
 def balancedness_change(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(c_j(t) - c_j(0), max(v_j(t)^2, ||w_j(t)||^2, tiny)) at each sample (k, h) of float64 samples W (k, h, d),
     v (k, h) from W0 (h, d), v0 (h,), where c_j = v_j^2 - ||w_j||^2 (conserved by gradient flow): the largest ratio of
-    the first's magnitude to the second is :attr:`Trajectory.balancedness_drift`."""
-    c0 = v0 * v0 - np.add.reduce(W0 * W0, axis=1)
-    vv, ww = v * v, np.add.reduce(W * W, axis=2)
-    return vv - ww - c0, np.maximum(np.maximum(vv, ww), TINY)
+    the first's magnitude to the second is :attr:`Trajectory.balancedness_drift`. Compiled
+    (:func:`_balancedness_change`); NaN where a square is."""
+    f = np.float64
+    return _balancedness_change(np.asarray(W0, f), np.asarray(v0, f), np.asarray(W, f), np.asarray(v, f))
+
+
+@numba.njit(cache=True)
+def _balancedness_change(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    k, h, d = W.shape
+    change, size2 = np.empty((k, h)), np.empty((k, h))
+    for j in range(h):
+        ww0 = 0.0
+        for q in range(d):
+            ww0 += W0[j, q] * W0[j, q]
+        c0 = v0[j] * v0[j] - ww0
+        for s in range(k):
+            ww = 0.0
+            for q in range(d):
+                ww += W[s, j, q] * W[s, j, q]
+            vv = v[s, j] * v[s, j]
+            change[s, j] = vv - ww - c0
+            size2[s, j] = math.nan if math.isnan(vv) or math.isnan(ww) else max(vv, ww, TINY)
+    return change, size2
 
 
 @dataclass(frozen=True)
@@ -56,6 +77,18 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_log(cls, t: list[float], ij: list[list[int]], codes: list[list[int]]) -> list["Event"]:
+        """The events of a compiled event log: times, (i, j) and (kind as an index of EVENT_KINDS, direction). Each
+        is filled as ``__init__`` would fill it (its fields in the instance dict), less the frozen class's per-field
+        ``object.__setattr__`` calls: a run's hand-over makes one per crossing."""
+        new, kinds, out = object.__new__, EVENT_KINDS, []
+        for time, (i, j), (kind, direction) in zip(t, ij, codes):
+            e = new(cls)
+            e.__dict__.update(t=time, i=i, j=j, kind=kinds[kind], direction=direction)
+            out.append(e)
+        return out
 
 
 def sliding_mask(events: list[Event] | tuple[Event, ...], times: np.ndarray, n: int, h: int) -> np.ndarray:

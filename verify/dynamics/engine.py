@@ -12,8 +12,11 @@ inside :func:`loop_jit.run` (the whole step-to-next-event loop compiled: steps, 
 points, single-pair settling, sliding pairs alone on their neurons and lines); it hands back to
 :meth:`Engine.iterate` for the rare steps it does not handle (a non-monotone candidate, a sliding exit, several
 near pairs on one neuron or a shared line, a pair that starts sliding, any event point while a pair slides) and
-resumes after them. ``COMPILED_LOOP = False`` runs every
-iteration in Python (the oracle of the tests).
+resumes after them. A run starts in :func:`integrate`: for a built-in loss the first compiled call
+(:meth:`loop.CompiledLoop.first`) makes the start too (the mode, the slope, the first step size, as
+:meth:`Engine.start` makes them), and an :class:`Engine` is made only when that call hands back (it takes over
+where the call stopped) or declines the start (a pair on its surface at t = 0: :meth:`Settling.initial_mode`).
+``COMPILED_LOOP = False`` runs every iteration in Python (the oracle of the tests).
 
 Loop: take an accepted step in the current mode S (slope matrix, sliding pairs with their
 Filippov slopes recomputed at every rhs evaluation); find the earliest x in (0, 1] of the step
@@ -69,24 +72,25 @@ ignores error propagation); a rerun at a tighter rtol is the caller's check.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable
 
 import numpy as np
 
-from verify.dynamics import crossings, engine_jit, filippov_jit, loop_jit, rk_jit, scan, stepper, switching
-from verify.dynamics.control import LOW_ORDERS, PAIRS, Cursor
-from verify.dynamics.detect import NODES, Detection
+from verify.dynamics import engine_jit, filippov_jit, loop_jit, rk_jit, stepper, switching
+from verify.dynamics.control import PAIRS, Cursor
+from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
-from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling, apex_passages
+from verify.dynamics.loop import (MAX_NULL_RESTARTS, STAT_NAMES, CompiledLoop, Run, finish_stats, run_variable, shared_rows,
+                                  step_rtol_vector)
+from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
 from verify.errors import NumericalError
-from verify.trajectory import EVENT_KINDS, Event
+from verify.trajectory import Event
 
-MAX_NULL_RESTARTS = 200
 COLLAPSED = 1e-6  # a neuron vector this far below every other one is named in a step-size underflow
 COMPILED_LOOP = True  # run the common path in :func:`loop_jit.run` (False: every iteration in Python)
-CHECKPOINT_STEPS = 256  # the compiled loop reports back after this many steps (progress, Ctrl-C, event buffer)
 
 
 class Engine(Settling, Detection, Filippov):
@@ -96,27 +100,46 @@ class Engine(Settling, Detection, Filippov):
         self.form, self.fieldobj = form, form.field
         self.X, self.alpha = np.ascontiguousarray(form.field.X, dtype=float), form.field.alpha
         self.K = self.X @ self.X.T
-        self._no_slide = filippov_jit.no_slide(self.K, self.alpha)
         self.xnorm = form.field.norms
         self.rep, self.sgn = switching.lines(self.X)  # rows on one line through 0 share a surface (coupled slopes)
-        self.line_rows = switching.line_rows(self.rep)  # empty unless some line has several rows
-        self.coupled = bool(self.line_rows)
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
-        rtol_k = self.step_rtol  # per component for the compiled steps
-        self.step_rtol_vec = np.array(rtol_k, dtype=float) if np.ndim(rtol_k) else np.full(z0.shape, float(rtol_k))
+        self.step_rtol_vec = step_rtol_vector(form, rtol, z0.size)  # per component for the compiled steps
         self.land_on_samples = log_time  # steps end on the sample times (module docstring, "Samples")
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "steps_rk23": 0, "steps_rk45": 0, "rejected": 0, "rhs_evals": 0, "n_events": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "sliding_evals": 0, "sticky_pairs": 0}
+        self.stats = dict.fromkeys(STAT_NAMES, 0)
         self.err_sum = 0.0
         self.unorm_drift = 0.0
         n, h = self.X.shape[0], form.h
         self.mode = Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
-        self.slide_entries = np.zeros((n, h), dtype=int)
-        self.slide_tol = np.full((n, h), SLIDE_TOL)
         self.handover: Handover | None = None  # the switching state at t = 0 instead of initial_mode
+
+    # made when first needed (the Python settling and sliding paths; a run the compiled loop makes alone needs none) --
+    @functools.cached_property
+    def line_rows(self) -> dict[int, np.ndarray]:
+        """The rows of each line through 0 that holds several rows (:func:`switching.line_rows`)."""
+        return switching.line_rows(self.rep)
+
+    @functools.cached_property
+    def coupled(self) -> bool:
+        """Some line through 0 holds several rows (their surfaces and sliding slopes are coupled)."""
+        return bool(self.line_rows)
+
+    @functools.cached_property
+    def _no_slide(self) -> tuple:
+        return filippov_jit.no_slide(self.K, self.alpha)
+
+    @functools.cached_property
+    def slide_entries(self) -> np.ndarray:
+        """How many times each pair entered sliding (its hysteresis grows after STICKY_AFTER)."""
+        return np.zeros(self.mode.S.shape, dtype=int)
+
+    @functools.cached_property
+    def slide_tol(self) -> np.ndarray:
+        """Each pair's sliding hysteresis (:func:`settle.slide_tolerance`)."""
+        return np.full(self.mode.S.shape, SLIDE_TOL)
 
     def atol_of(self, z: np.ndarray) -> np.ndarray:
         """Fixed atol, or (Cartesian default) rtol times the size of each component's neuron."""
@@ -127,7 +150,7 @@ class Engine(Settling, Detection, Filippov):
         return math.expm1(s) if self.log_time else s
 
     def s_of(self, t: np.ndarray) -> np.ndarray:
-        return np.log1p(t) if self.log_time else np.asarray(t, float)
+        return run_variable(t, self.log_time)
 
     # vector field in the current mode (the sliding pairs' slopes: :class:`filippov.Filippov`) -----------
     def rhs(self, s: float, z: np.ndarray) -> np.ndarray:
@@ -198,22 +221,49 @@ class Engine(Settling, Detection, Filippov):
         return changed
 
     # main loop ------------------------------------------------------------------------------
-    def run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
-        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N).
+    def run(self, times: np.ndarray, first_step: float | None, max_step: float, resume: CompiledLoop | None = None) -> np.ndarray:
+        """Integrate from t = 0 to times[-1]; return the states at ``times`` (k, N). ``resume``: a compiled loop whose
+        first call (:meth:`CompiledLoop.first`) handed back; the run goes on from where it stopped.
 
         A too-long trial step may overflow: its error norm is then not finite and it is
         rejected, so floating-point overflow warnings are silenced for the whole run."""
         with np.errstate(over="ignore", invalid="ignore"):
-            return self._run(times, first_step, max_step)
+            return self._run(times, first_step, max_step, resume)
 
-    def _run(self, times: np.ndarray, first_step: float | None, max_step: float) -> np.ndarray:
+    def _run(self, times: np.ndarray, first_step: float | None, max_step: float, resume: CompiledLoop | None) -> np.ndarray:
         s_grid = self.s_of(times)
         s_end = float(s_grid[-1])
-        out = np.empty((times.size, self.z.size))
         cur = Cursor(0.0, self.z, self.z, 0.0)
-        while cur.k < times.size and s_grid[cur.k] <= cur.s:
-            out[cur.k] = self.z
+        if resume is None:
+            out = np.empty((times.size, self.z.size))
+            while cur.k < times.size and s_grid[cur.k] <= cur.s:
+                out[cur.k] = self.z
+                cur.k += 1
+            self.start(cur, first_step, max_step, s_end)
+            loop = CompiledLoop.of_engine(self, s_grid, out, max_step) if COMPILED_LOOP and self.form._loss is not None else None
+        else:
+            loop, out = resume, resume.out
+            self.mode = loop.mode
+            if not loop.resume(self, cur) and cur.s < s_end:
+                self.iterate(cur, s_grid, out, max_step)
+        while cur.s < s_end:
+            if loop is not None and self.slides_compiled() and loop.advance(self, cur):
+                continue
+            self.iterate(cur, s_grid, out, max_step)
+        while cur.k < times.size:
+            out[cur.k] = cur.z
             cur.k += 1
+        self.z = cur.z
+        finish_stats(self.stats, self.events, self.X)
+        return out
+
+    def result(self, out: np.ndarray) -> Run:
+        """The run's :class:`Run`, from the samples :meth:`run` returned."""
+        return Run(out, self.events, self.stats, self.err_sum, self.unorm_drift)
+
+    def start(self, cur: Cursor, first_step: float | None, max_step: float, s_end: float) -> None:
+        """The mode at the cursor (:meth:`Settling.initial_mode`, or the hand-over's), its slope and the first step size
+        (``first_step``, or :func:`stepper.initial_step`), at most ``max_step``."""
         if self.handover is None:
             self.initial_mode(self.t_of(cur.s))
         else:
@@ -222,20 +272,8 @@ class Engine(Settling, Detection, Filippov):
         if not np.isfinite(cur.f).all():
             raise NumericalError("the vector field is not finite at the initial state (weights or outputs beyond "
                                  "float64's range)")
-        h = first_step if first_step is not None else stepper.initial_step(self.rhs, cur.s, cur.z, cur.f, s_end - cur.s, self.step_rtol, self.atol_of(cur.z))
+        h = first_step if first_step is not None else stepper.initial_step(self.rhs, cur.s, cur.z, cur.f, s_end - cur.s, self.step_rtol_vec, self.atol_of(cur.z))
         cur.step = min(h, max_step)
-        loop = CompiledLoop(self, s_grid, out, max_step) if COMPILED_LOOP and self.form._loss is not None else None
-        while cur.s < s_end:
-            if loop is not None and self.slides_compiled() and loop.advance(cur):
-                continue
-            self.iterate(cur, s_grid, out, max_step)
-        while cur.k < times.size:
-            out[cur.k] = cur.z
-            cur.k += 1
-        self.z = cur.z
-        self.stats["n_events"] = len(self.events)
-        self.stats["apex"] = apex_passages(self.events, self.X)
-        return out
 
     def _collapse_hint(self, z: np.ndarray) -> str:
         """Names a neuron whose vector is far smaller than every other one's: collapsing to 0, where all of its kinks
@@ -314,56 +352,29 @@ class Engine(Settling, Detection, Filippov):
         cur.f = self.rhs(cur.s, cur.z)
 
 
-class CompiledLoop:
-    """:func:`loop_jit.run` bound to one engine: the constant arguments, the event buffer, and the hand-back
-    (statuses in :mod:`loop_jit`) to the Python iteration."""
-
-    def __init__(self, eng: Engine, s_grid: np.ndarray, out: np.ndarray, max_step: float) -> None:
-        form = eng.form
-        n, h, d = eng.X.shape[0], form.h, form.d
-        self.eng, self.s_grid, self.out = eng, s_grid, out
-        X, y, sgn, r_ref, _h, _d, loss, train_v, polar = form.compiled_args()
-        shared = np.zeros(n, dtype=bool)
-        for rows in eng.line_rows.values():
-            if rows.size > 1:
-                shared[rows] = True
-        N = eng.z.size
-        per_neuron = eng.atol is None
-        self.args = (float(s_grid[-1]), float(max_step), float(eng.rtol), eng.step_rtol_vec,
-                     np.zeros(N) if per_neuron else np.ascontiguousarray(eng.atol, dtype=float), per_neuron)
-        self.consts = (X, eng.xnorm, np.ascontiguousarray(eng.K), y, sgn, r_ref, float(eng.alpha), int(loss), bool(train_v),
-                       bool(polar), bool(eng.log_time), bool(eng.land_on_samples), shared, form.block.start, h, d, SURFACE_TOL,
-                       MAX_NULL_RESTARTS, CHECKPOINT_STEPS)
-        cap = max(4096, 4 * (n * h + h))
-        self.ev_t, self.ev_ij, self.ev_kd = np.empty(cap), np.empty((cap, 2), dtype=np.int64), np.empty((cap, 2), dtype=np.int64)
-        self.pairs = np.empty((n * h, 2), dtype=np.int64)
-        self.stats = np.zeros(8, dtype=np.int64)
-
-    def advance(self, cur: Cursor) -> bool:
-        """Run compiled from the cursor; False when the next iteration is Python's (:meth:`Engine.iterate`)."""
-        eng, m = self.eng, self.eng.mode
-        fs = np.array([cur.s, cur.step, eng.err_sum, eng.unorm_drift, *cur.own, cur.lim, cur.gap, cur.s_event])
-        ks = np.array([cur.k, int(cur.rejected), cur.null_restarts, cur.calm, 0, cur.pair], dtype=np.int64)
-        z, f = np.array(cur.z, dtype=float), np.array(cur.f, dtype=float)
-        self.stats[:] = 0
-        ii, jj = eng.slide_args()[:2]  # the sliding pairs, each alone on its neuron and line (Engine.slides_compiled)
-        status, n_pairs = loop_jit.run(fs, ks, self.stats, z, f, self.out, self.s_grid, *self.args, m.S, m.side, m.armed,
-                                       m.dead, ii, jj, eng.slide_tol[ii, jj], *self.consts, self.ev_t, self.ev_ij,
-                                       self.ev_kd, self.pairs, rk_jit.TABLEAUS, LOW_ORDERS, rk_jit.TABLEAU_853,
-                                       rk_jit.DENSE_853, crossings.CHEB, scan.DER, NODES)
-        cur.s, cur.step, eng.err_sum, eng.unorm_drift, *own, cur.lim, cur.gap, cur.s_event = fs.tolist()
-        cur.own[:] = own
-        cur.k, cur.rejected, cur.null_restarts, cur.calm, cur.pair = int(ks[0]), bool(ks[1]), int(ks[2]), int(ks[3]), int(ks[5])
-        cur.z, cur.f = z, f
-        for key, v in zip(("steps", "steps_rk23", "steps_rk45", "rejected", "rhs_evals", "n_restarts", "nonunique",
-                           "sliding_evals"), self.stats.tolist()):
-            eng.stats[key] += v
-        for t, (i, j), (kind, direction) in zip(self.ev_t[: ks[4]].tolist(), self.ev_ij[: ks[4]].tolist(), self.ev_kd[: ks[4]].tolist()):
-            eng.events.append(Event(t, i, j, EVENT_KINDS[kind], direction))
-        if status == loop_jit.CHATTER:
-            raise NumericalError(f"no progress past an event at t = {eng.t_of(cur.s):.6g} (chattering)")
-        if status == loop_jit.SETTLE:
-            eng.restart(cur, [(int(i), int(j)) for i, j in self.pairs[:n_pairs].tolist()])
-        if eng.progress is not None and status != loop_jit.PY_STEP:
-            eng.progress(eng.t_of(cur.s))
-        return status != loop_jit.PY_STEP
+def integrate(form: CartesianForm | PolarForm, z0: np.ndarray, times: np.ndarray, log_time: bool, rtol: float,
+              atol: np.ndarray | None, progress: Callable[[float], None] | None, first_step: float | None = None,
+              max_step: float = math.inf, handover: Handover | None = None) -> Run:
+    """The run from z0 over ``times`` (the module docstring). For a built-in loss the first compiled call starts it
+    (:meth:`CompiledLoop.first`), and when it ends the run no :class:`Engine` is made; an engine takes over where it
+    hands back, and starts the run itself for a custom loss, a ``handover``, or a start the compiled code declines
+    (a pair on its surface at t = 0)."""
+    if COMPILED_LOOP and form._loss is not None and handover is None:
+        X = form.compiled_args()[0]
+        s_grid = run_variable(times, log_time)
+        loop = CompiledLoop(form, X @ X.T, shared_rows(switching.lines(X)[0]), rtol,
+                            step_rtol_vector(form, rtol, z0.size), atol, log_time, s_grid,
+                            np.empty((times.size, z0.size)), max_step)
+        status = loop.first(z0, first_step)
+        if status == loop_jit.DONE:
+            run = loop.finished()
+            if progress is not None:
+                s_end = float(s_grid[-1])
+                progress(math.expm1(s_end) if log_time else s_end)
+            return run
+        if status != loop_jit.PY_START:
+            eng = Engine(form, z0, log_time, rtol, atol, progress)
+            return eng.result(eng.run(times, first_step, max_step, resume=loop))
+    eng = Engine(form, z0, log_time, rtol, atol, progress)
+    eng.handover = handover
+    return eng.result(eng.run(times, first_step, max_step))

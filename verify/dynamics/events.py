@@ -1,17 +1,19 @@
 """The float64 event-driven gradient flow's entry points: :func:`solve_cartesian` and :func:`solve_polar`.
 
-Each checks its inputs, runs one :class:`engine.Engine` (the algorithm is described there) over the
-sample times, and assembles the :class:`~verify.trajectory.Trajectory` with its diagnostics.
+Each checks its inputs, runs the flow over the sample times (:func:`engine.integrate`; the algorithm is described in
+:mod:`engine`), and assembles the :class:`~verify.trajectory.Trajectory` with its diagnostics.
 """
 
 from __future__ import annotations
 
+import math
 import time as _time
 from typing import Callable
 
+import numba
 import numpy as np
 
-from verify.dynamics.engine import Engine
+from verify.dynamics.engine import integrate
 from verify.dynamics.field import NetworkField, single_thread_blas
 from verify.dynamics.forms import CartesianForm, PolarForm
 from verify.dynamics.settle import Handover
@@ -66,27 +68,48 @@ def solve_cartesian(
     lt = pick_log_time(log_time, float(t[-1]))
     form = CartesianForm(field, W0.shape[0], W0.shape[1])
     z0 = form.pack(W0, v0)
-    eng = Engine(form, z0, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress)
     start = _time.perf_counter()
     with single_thread_blas(field.n, form.h, form.d):
-        Z = eng.run(t, first_step, max_step)
+        run = integrate(form, z0, t, lt, rtol, None if atol is None else np.full(z0.size, float(atol)), progress,
+                        first_step, max_step)
+    Z = run.out
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
-    dc, size2 = balancedness_change(W0, v0, W, v)
-    dc = np.abs(dc)
-    drift = float((dc / size2).max())
-    peak = np.maximum(np.maximum.reduce(size2, axis=0), v0 * v0 + np.add.reduce(W0 * W0, axis=1))  # or the initial size
+    drift, drift_peak, shrunk = _drift_stats(*balancedness_change(W0, v0, W, v), W0, v0)
     outputs = field.outputs(W, v)
     stats = dict(
-        eng.stats,
+        run.stats,
         wall_s=_time.perf_counter() - start,
         log_time=lt,
-        balancedness_drift_peak=float((dc / np.maximum(peak, TINY)).max()),
-        shrunk_neurons=np.flatnonzero(np.minimum.reduce(size2, axis=0) < 1e-8 * peak).tolist(),
+        balancedness_drift_peak=drift_peak,
+        shrunk_neurons=np.flatnonzero(shrunk).tolist(),
         **loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": "per-neuron" if atol is None else float(atol), "loss": field.loss.name, "alpha": field.alpha, "form": "cartesian", "t_end": float(t[-1]), "log_time": lt}
-    return Trajectory(times=t, W=W, v=v, events=eng.events, backend="events", balancedness_drift=drift, error_estimate=eng.err_sum, stats=stats, params=params)
+    return Trajectory(times=t, W=W, v=v, events=run.events, backend="events", balancedness_drift=drift, error_estimate=run.err_sum, stats=stats, params=params)
+
+
+@numba.njit(cache=True)
+def _drift_stats(change: np.ndarray, size2: np.ndarray, W0: np.ndarray, v0: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """From :func:`balancedness_change`'s (k, h) arrays: (max |change| / size2, max |change| / max(peak_j, tiny), the
+    neurons whose smallest size^2 is below 1e-8 peak_j), peak_j = max(max_k size2, v0_j^2 + ||W0_j||^2) (the peak
+    size, or the initial one); NaN when a ratio is NaN."""
+    k, h = change.shape
+    drift, drift_peak, nan = 0.0, 0.0, False
+    shrunk = np.zeros(h, np.bool_)
+    for j in range(h):
+        initial = 0.0
+        for q in range(W0.shape[1]):
+            initial += W0[j, q] * W0[j, q]
+        peak, low = v0[j] * v0[j] + initial, math.inf
+        for s in range(k):
+            peak, low = max(peak, size2[s, j]), min(low, size2[s, j])
+            drift = max(drift, abs(change[s, j]) / size2[s, j])
+            nan |= math.isnan(change[s, j]) or math.isnan(size2[s, j])
+        for s in range(k):
+            drift_peak = max(drift_peak, abs(change[s, j]) / max(peak, TINY))
+        shrunk[j] = low < 1e-8 * peak
+    return (math.nan, math.nan, shrunk) if nan else (drift, drift_peak, shrunk)
 
 
 def check_polar_inputs(field: NetworkField, r0: np.ndarray, U0: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -134,25 +157,24 @@ def solve_polar(
     form = PolarForm(field, sg, r0, U0.shape[1])
     z0 = form.pack(r0, U0)
     atol = rtol if atol is None else float(atol)
-    eng = Engine(form, z0, lt, rtol, np.full(z0.size, atol), progress)
-    eng.handover = handover
     start = _time.perf_counter()
     with single_thread_blas(field.n, form.h, form.d):
-        Z = eng.run(t, first_step, max_step)
+        run = integrate(form, z0, t, lt, rtol, np.full(z0.size, atol), progress, first_step, max_step, handover)
+    Z = run.out
     r = Z[:, : form.h] + r0
     U = Z[:, form.h :].reshape(t.size, form.h, form.d)
     U = U / np.linalg.norm(U, axis=2)[:, :, None]
     with np.errstate(under="ignore"):
         outputs = field.polar_outputs(r, U, sg)
     stats = dict(
-        eng.stats,
+        run.stats,
         wall_s=_time.perf_counter() - start,
         log_time=lt,
-        u_norm_drift=eng.unorm_drift,
+        u_norm_drift=run.unorm_drift,
         weights_underflow_float64=bool(np.any(r < LOG_FLOAT_UNDERFLOW)),
         outputs_underflow_float64=bool(np.any(2.0 * r < LOG_FLOAT_UNDERFLOW)),
         **loss_stats(field, outputs),
     )
     params = {"rtol": rtol, "atol": atol, "loss": field.loss.name, "alpha": field.alpha, "form": "polar", "t_end": float(t[-1]), "log_time": lt}
-    return Trajectory.from_polar(t, r, U, sg, events=eng.events, backend="events", balancedness_drift=0.0,
-                                 error_estimate=eng.err_sum, stats=stats, params=params)
+    return Trajectory.from_polar(t, r, U, sg, events=run.events, backend="events", balancedness_drift=0.0,
+                                 error_estimate=run.err_sum, stats=stats, params=params)

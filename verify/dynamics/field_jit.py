@@ -31,7 +31,7 @@ every view it makes, and its pruning pass removes only some of these pairs. On t
 ``benchmarks/bench_peer.py`` (n = 8, d = 3, h = 5) a run made ~65,000 such atomic operations, 37,000 of them in
 :func:`form_rhs` (23 per evaluation), ~20% of its time under ``perf``. The kernels that allocate nothing --
 :func:`form_rhs`, the steps of :mod:`rk_jit`, the crossing scan :func:`scan.scan_step_into`, and since 2026-11-29 the
-compiled loop's iteration :func:`loop_jit._iterate` and its settling :func:`loop_jit.settle_simple_into` (scratch
+compiled loop's iteration :func:`loop_jit._iterate` and its settling :func:`settle_jit.settle_simple_into` (scratch
 allocated once per run by :func:`loop_jit.run`) -- are therefore compiled with numba's ``_nrt=False``
 (``UNCOUNTED``): without its runtime, so without reference counts (and unable to allocate: such a kernel fails to
 compile rather than allocate). Their callers hold the arrays. A callee that needs the runtime says so (``COUNTED``):

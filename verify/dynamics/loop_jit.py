@@ -2,8 +2,8 @@
 
 :func:`run` makes the iterations of :meth:`engine.Engine.iterate` -- a trial step (3(2), 5(4) or DOP853, with
 its dense output), the error test and the step-size controller (:mod:`control`: the same choice of pair), the crossing scan, the samples on the
-dense output, the move to an event point, re-arming, the settling of the crossing pairs and the slope
-refresh -- inside one compiled call, for as long as the run stays on the common path:
+dense output, the move to an event point, re-arming, the settling of the crossing pairs (:mod:`settle_jit`) and the
+slope refresh -- inside one compiled call, for as long as the run stays on the common path:
 
 - a built-in loss, and sliding pairs (if any) each alone on its neuron and its line through 0: their Filippov
   slopes are recomputed at every stage (``slide``, as :mod:`rk_jit` takes it), they are projected back onto their
@@ -19,7 +19,9 @@ It stops and hands back to Python (the reference, :meth:`engine.Engine.iterate`)
 ``DONE`` (s reached s_end), ``PY_STEP`` (nothing done in this iteration: Python takes the step: a hard
 candidate, a sliding exit, or a step size below the floor, which Python reports), ``SETTLE`` (at an event point,
 after re-arming: Python settles ``pairs``), ``CHATTER`` (no progress past event points), ``FLUSH`` (the event
-buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). The state vectors and the mode
+buffer needs emptying) or ``CHECKPOINT`` (a progress report is due). A run's first call (``start``,
+:meth:`loop.CompiledLoop.first`) makes the run's start first (:func:`_start`: the mode, the slope, the first step
+size), or returns ``PY_START`` when Python must start (a pair on its surface at t = 0). The state vectors and the mode
 arrays are updated in place; scalars travel in ``fs`` = [s, step, err_sum, u_norm_drift, own (3), lim, gap, s_event]
 (the last six: :class:`control.Cursor`'s memory for the choice of pair) and ``ks`` =
 [k (next sample), rejected, null_restarts, calm, n_events, pair of the last trial], counters in ``stats``
@@ -40,136 +42,14 @@ import numpy as np
 
 from verify.dynamics import engine_jit, filippov_jit, rk_jit, scan, switching
 from verify.dynamics.control import DOP853, accepted_sizes, mean_gap, propose
-from verify.dynamics.field_jit import COUNTED, UNCOUNTED, data_weights_into, output_factors_into, preact_any_into
+from verify.dynamics.field_jit import COUNTED, UNCOUNTED, preact_any_into
 from verify.dynamics.forms import UNIT_NORM_TOL
-from verify.dynamics.stepper import MIN_STEP_REL, ORDER, next_size
+from verify.dynamics.settle_jit import (STAT_REJECTED, STAT_RESTARTS, STAT_RHS, STAT_RK23, STAT_SLIDING, STAT_STEPS,
+                                        any_slope, log_event, neuron_block, onto_surface, settle_simple_into,
+                                        settle_workspace)
+from verify.dynamics.stepper import MIN_STEP_REL, ORDER, first_guess, next_size, starting_step
 
-DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT = 0, 1, 2, 3, 4, 5
-STAT_STEPS, STAT_RK23, STAT_RK45, STAT_REJECTED, STAT_RHS, STAT_RESTARTS, STAT_NONUNIQUE, STAT_SLIDING = range(8)
-
-
-@numba.njit(cache=True, inline="always")
-def _block(z: np.ndarray, lo: int, h: int, d: int) -> np.ndarray:
-    """The neuron vectors v_j (w_j or u_j) as an (h, d) view of z."""
-    return z[lo : lo + h * d].reshape(h, d)
-
-
-@numba.njit(cache=True)
-def _log(ev_t, ev_ij, ev_kd, ks, t: float, i: int, j: int, kind: int, direction: int) -> None:
-    n = ks[4]
-    ev_t[n] = t
-    ev_ij[n, 0], ev_ij[n, 1] = i, j
-    ev_kd[n, 0], ev_kd[n, 1] = kind, direction
-    ks[4] = n + 1
-
-
-@numba.njit(cache=True, inline="always")
-def _onto_surface(z: np.ndarray, base: int, d: int, x: np.ndarray, polar: bool) -> None:
-    """In place: the neuron vector z[base : base + d] onto the surface <x, v> = 0 (:func:`engine_jit.project_off`;
-    with d = 1 one row spans the space: no projection, as forms._remove_span), renormalised in polar form."""
-    if d > 1:
-        engine_jit.project_off(z[base : base + d], x)
-    if polar:
-        engine_jit.normalise_block(z, base, d)
-
-
-@numba.njit(cache=True)
-def settle_workspace(n: int, h: int, d: int) -> tuple:
-    """Scratch of :func:`settle_simple_into`: (P (n, h), V^T (d, h), near (n, h), near columns (h,), triggered
-    (n, h), row (h,), ||v_j|| (h,), g (n,), output factors a (h,), gains (h,), state (h,), slope (h,), repelling
-    (h,))."""
-    return (np.empty((n, h)), np.empty((d, h)), np.empty((n, h), np.bool_), np.empty(h, np.bool_),
-            np.empty((n, h), np.bool_), np.empty(h, np.int64), np.empty(h), np.empty(n), np.empty(h), np.empty(h),
-            np.empty(h, np.int64), np.empty(h), np.empty(h, np.bool_))
-
-
-@numba.njit(cache=True)
-def settle_simple(t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray, armed: np.ndarray,
-                  dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray, y: np.ndarray, sgn: np.ndarray,
-                  r_ref: np.ndarray, alpha: float, loss: int, polar: bool, shared_line: np.ndarray, lo: int, h: int,
-                  d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks, stats) -> bool:
-    """:func:`settle_simple_into` in new scratch."""
-    return settle_simple_into(settle_workspace(X.shape[0], h, d), t, z, pairs, S, side, armed, dead, X, xnorm, K, y,
-                              sgn, r_ref, alpha, loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij, ev_kd,
-                              ks, stats)
-
-
-@numba.njit(cache=True, inline="always")
-def _any_slope(S: np.ndarray, j: int) -> bool:
-    """Some S_ij != 0 in column j (numpy's ``np.any(S[:, j] != 0.0)``, without the temporary)."""
-    for i in range(S.shape[0]):
-        if S[i, j] != 0.0:
-            return True
-    return False
-
-
-@numba.njit(cache=True, **UNCOUNTED)
-def settle_simple_into(work: tuple, t: float, z: np.ndarray, pairs: np.ndarray, S: np.ndarray, side: np.ndarray,
-                       armed: np.ndarray, dead: np.ndarray, X: np.ndarray, xnorm: np.ndarray, K: np.ndarray,
-                       y: np.ndarray, sgn: np.ndarray, r_ref: np.ndarray, alpha: float, loss: int, polar: bool,
-                       shared_line: np.ndarray, lo: int, h: int, d: int, surface_tol: float, ev_t, ev_ij, ev_kd, ks,
-                       stats) -> bool:
-    """:meth:`settle.Settling.settle` when every near-surface pair is alone on its neuron and line and does not
-    slide: project each onto its surface, set its side and slope (:func:`switching.resolve_pair`), log, then
-    freeze dead neurons (alpha = 0). False, with nothing changed, when the case is not that simple. ``work``:
-    :func:`settle_workspace` (nothing allocated: ``UNCOUNTED``)."""
-    n = X.shape[0]
-    P, VT, near, anycol, trig, row, vnorm, g, a, gain, state, slope, rep = work
-    V = _block(z, lo, h, d)
-    preact_any_into(P, VT, X, z, lo, h)
-    for j in range(h):
-        vnorm[j] = engine_jit.row_norm(V, j)
-    engine_jit.near_surface_into(near, anycol, P, xnorm, vnorm, side, dead, surface_tol)
-    for i in range(n):
-        for j in range(h):
-            trig[i, j] = False
-    for p in range(pairs.shape[0]):
-        i, j = pairs[p, 0], pairs[p, 1]
-        near[i, j] = anycol[j] = trig[i, j] = True
-    for j in range(h):
-        row[j] = -1
-    for j in range(h):
-        if not anycol[j]:
-            continue
-        for i in range(n):
-            if near[i, j]:
-                if row[j] >= 0 or shared_line[i]:
-                    return False
-                row[j] = i
-    output_factors_into(a, z, sgn, r_ref, h, d, polar)
-    data_weights_into(g, P, S, a, y, loss)  # P, done with, becomes S * P
-    for j in range(h):
-        gain[j] = sgn[j] if polar else z[h * d + j]
-        rep[j] = False
-    for j in range(h):
-        if row[j] < 0:
-            continue
-        i = row[j]
-        arrival = side[i, j] if trig[i, j] else 0
-        state[j], slope[j], rep[j] = switching.resolve_pair(S, g, K, gain, i, j, alpha, arrival)
-        if state[j] == switching.SLIDING:
-            return False
-    for j in range(h):
-        if row[j] < 0:
-            continue
-        i = row[j]
-        _onto_surface(z, lo + j * d, d, X[i], polar)
-        kind, direction = switching.event_code(side[i, j], state[j], trig[i, j], rep[j])
-        if kind != switching.NO_EVENT:
-            _log(ev_t, ev_ij, ev_kd, ks, t, i, j, kind, direction)
-        if rep[j]:
-            stats[STAT_NONUNIQUE] += 1
-        S[i, j] = slope[j]
-        side[i, j] = 1 if state[j] == switching.ACTIVE else -1
-        armed[i, j] = False
-    if alpha == 0.0:
-        for j in range(h):
-            if row[j] < 0 or dead[j]:
-                continue
-            if not _any_slope(S, j):
-                dead[j] = True
-                _log(ev_t, ev_ij, ev_kd, ks, t, -1, j, switching.EV_DEAD, 0)
-    return True
+DONE, PY_STEP, SETTLE, CHATTER, FLUSH, CHECKPOINT, PY_START = 0, 1, 2, 3, 4, 5, 6
 
 
 @numba.njit(cache=True, **COUNTED)
@@ -185,18 +65,73 @@ def _slides_out(z, F, nodes, S, slide, slide_tol, X, y, sgn, r_ref, h: int, d: i
     return False
 
 
+@numba.njit(cache=True, inline="always")
+def _neuron_atol(tol_abs: np.ndarray, z: np.ndarray, rtol: float, h: int, d: int) -> None:
+    """In place: the Cartesian default atol, rtol times each component's neuron size (:meth:`engine.Engine.atol_of`)."""
+    engine_jit.neuron_size_into(tol_abs, z, h, d, 1e-300)
+    for p in range(z.size):
+        tol_abs[p] = rtol * tol_abs[p]
+
+
+@numba.njit(cache=True)
+def _start(fs, stats, z, f, z1, f1, S, side, dead, X, xnorm, y, sgn, r_ref, alpha: float, loss: int, train_v: bool,
+           polar: bool, log_time: bool, lo: int, h: int, d: int, surface_tol: float, s_end: float, max_step: float,
+           step_rtol, tol_abs, E0, VT, work, ev_t, ev_ij, ev_kd, ks) -> bool:
+    """A run's start at s = fs[0] (Python's: :meth:`engine.Engine.start`) when no pair is within tau_ij of its surface:
+    the mode, the slope ``f``, the first step size (fs[1] unless NaN: :func:`stepper.first_guess`,
+    :func:`stepper.starting_step`) at most ``max_step``, then (alpha = 0) the dead neurons, logged. False, nothing
+    logged, when Python starts (a pair on its surface, a slope not finite, a first guess that underflows)."""
+    s, n = fs[0], X.shape[0]
+    preact_any_into(E0, VT, X, z, lo, h)
+    for j in range(h):
+        vn = engine_jit.row_norm(neuron_block(z, lo, h, d), j)
+        for i in range(n):
+            if abs(E0[i, j]) <= surface_tol * xnorm[i] * vn:
+                return False
+            S[i, j], side[i, j] = (1.0, 1) if E0[i, j] > 0.0 else (alpha, -1)
+    slide = (np.empty(0, np.int64), np.empty(0, np.int64), E0, alpha)  # no sliding pair
+    rk_jit.stage_rhs(f, s, z, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
+    if not np.isfinite(f).all():
+        return False
+    step, evals = fs[1], 1
+    if math.isnan(step):
+        h0, d1 = first_guess(z, f, step_rtol, tol_abs)
+        if h0 < s_end - s and not h0 >= MIN_STEP_REL * max(1.0, abs(s)):
+            return False
+        h0 = min(h0, s_end - s)
+        for p in range(z.size):
+            z1[p] = z[p] + h0 * f[p]
+        rk_jit.stage_rhs(f1, s + h0, z1, S, slide, X, y, sgn, r_ref, h, d, loss, train_v, polar, log_time, work)
+        step, evals = starting_step(z, f, f1, step_rtol, tol_abs, h0, d1, s_end - s), 2
+    fs[1] = min(step, max_step)
+    stats[STAT_RHS] += evals
+    for j in range(h):
+        if alpha == 0.0 and not any_slope(S, j):
+            dead[j] = True
+            log_event(ev_t, ev_ij, ev_kd, ks, math.expm1(s) if log_time else s, -1, j, switching.EV_DEAD, 0)
+    return True
+
+
 @numba.njit(cache=True)
 def run(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rtol: float, step_rtol, atol, per_neuron: bool,
         S, side, armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref, alpha: float, loss: int,
         train_v: bool, polar: bool, log_time: bool, land: bool, shared_line, lo: int, h: int, d: int,
         surface_tol: float, max_null: int, checkpoint: int, ev_t, ev_ij, ev_kd, pairs_out, tabs_low, low_order, tab853,
-        dense853, cheb, der, nodes):
+        dense853, cheb, der, nodes, start: bool):
     """Iterate until a status (module docstring); returns (status, number of rows of ``pairs_out`` set). Allocates the
-    run's scratch (nothing is allocated per step) and hands it to :func:`_iterate`."""
+    run's scratch (nothing is allocated per step) and hands it to :func:`_iterate`; with ``start``, :func:`_start`
+    first (``PY_START``, nothing changed but S and side, when it declines)."""
     n, N = X.shape[0], z.size
     work = rk_jit.step_workspace(n, d, h, N)  # scratch and results of the steps
     z_new, f_new, F, tol_abs = np.empty(N), np.empty(N), np.empty((7, N)), atol.copy()  # F: the dense matrix
     E0, VT = np.empty((n, h)), np.empty((d, h))
+    if start:
+        if per_neuron:
+            _neuron_atol(tol_abs, z, rtol, h, d)
+        if not _start(fs, stats, z, f, z_new, f_new, S, side, dead, X, xnorm, y, sgn, r_ref, alpha, loss, train_v, polar,
+                      log_time, lo, h, d, surface_tol, s_end, max_step, step_rtol, tol_abs, E0, VT, work, ev_t, ev_ij,
+                      ev_kd, ks):
+            return PY_START, 0
     scan_work, settle_work = scan.scan_workspace(n, h), settle_workspace(n, h, d)
     return _iterate(fs, ks, stats, z, f, out, s_grid, s_end, max_step, rtol, step_rtol, tol_abs, per_neuron, S, side,
                     armed, dead, slide_ii, slide_jj, slide_tol, X, xnorm, K, y, sgn, r_ref, alpha, loss, train_v, polar,
@@ -243,9 +178,7 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
         hs = target - s if last else proposed
         order = low_order[pair] if pair < DOP853 else ORDER
         if per_neuron:
-            engine_jit.neuron_size_into(tol_abs, z, h, d, 1e-300)
-            for p in range(N):
-                tol_abs[p] = rtol * tol_abs[p]
+            _neuron_atol(tol_abs, z, rtol, h, d)
         if pair < DOP853:
             AL, BL, CL, EL, DL = tabs_low[pair]
             err = rk_jit.low_step_into(z_new, f_new, F, work, s, z, f, hs, step_rtol, tol_abs, S, X, y, sgn, r_ref, h,
@@ -311,7 +244,7 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
             if null_restarts > max_null:
                 status = CHATTER
                 break
-            engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
+            engine_jit.rearm(armed, side, X, neuron_block(z, lo, h, d), xnorm, surface_tol)
             t = math.expm1(s) if log_time else s
             if not settle_simple_into(settle_work, t, z, pairs_out[:n_pairs], S, side, armed, dead, X, xnorm, K, y,
                                       sgn, r_ref, alpha, loss, polar, shared_line, lo, h, d, surface_tol, ev_t, ev_ij,
@@ -326,10 +259,10 @@ def _iterate(fs, ks, stats, z, f, out, s_grid, s_end: float, max_step: float, rt
                 z[p] = z_new[p]
             s = target if last else s + hs
             step = h_next
-            engine_jit.rearm(armed, side, X, _block(z, lo, h, d), xnorm, surface_tol)
+            engine_jit.rearm(armed, side, X, neuron_block(z, lo, h, d), xnorm, surface_tol)
             refresh = sliding
             for p in range(slide_ii.size):  # sliding pairs back onto their surfaces (Engine.post_step)
-                _onto_surface(z, lo + slide_jj[p] * d, d, X[slide_ii[p]], polar)
+                onto_surface(z, lo + slide_jj[p] * d, d, X[slide_ii[p]], polar)
             if polar:
                 worst = 0.0
                 for j in range(h):

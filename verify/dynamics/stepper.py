@@ -23,6 +23,7 @@ shared.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -74,22 +75,48 @@ def check_step(h: float, s: float, t: float | None = None) -> None:
                              "too fast to integrate here (weights or outputs far beyond the data's scale?)")
 
 
-def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: float | np.ndarray, atol: np.ndarray) -> float:
-    """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span``; NumericalError
-    (:func:`check_step`) when even the first guess 0.01 ||z0|| / ||f0|| (below ``span``) underflows."""
-    scale = atol + np.abs(z0) * rtol
-    d0, d1 = rms(z0 / scale), rms(f0 / scale)
-    h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
+def initial_step(fun: Rhs, s0: float, z0: np.ndarray, f0: np.ndarray, span: float, rtol: np.ndarray, atol: np.ndarray) -> float:
+    """Hairer's starting step (as scipy's ``select_initial_step``), at most ``span`` (:func:`first_guess`, one rhs
+    evaluation, :func:`starting_step`; the compiled start of :func:`loop_jit.run` calls the same two); ``rtol`` per
+    component. NumericalError (:func:`check_step`) when even the first guess (below ``span``) underflows."""
+    h0, d1 = first_guess(z0, f0, rtol, atol)
     if h0 < span:
         check_step(h0, s0)
     h0 = min(h0, span)
     f1 = fun(s0 + h0, z0 + h0 * f0)
-    d2 = rms((f1 - f0) / scale) / h0
+    return starting_step(z0, f0, f1, rtol, atol, h0, d1, span)
+
+
+@numba.njit(cache=True)
+def _scaled_rms(a: np.ndarray, b: np.ndarray, z0: np.ndarray, rtol: np.ndarray, atol: np.ndarray) -> float:
+    """sqrt(mean(((a - b) / scale)^2)), scale = atol + rtol |z0| (b = 0: the norm of a), summed in component order."""
+    acc = 0.0
+    for p in range(a.size):
+        q = (a[p] - b[p]) / (atol[p] + abs(z0[p]) * rtol[p])
+        acc += q * q
+    return math.sqrt(acc / a.size)
+
+
+@numba.njit(cache=True)
+def first_guess(z0: np.ndarray, f0: np.ndarray, rtol: np.ndarray, atol: np.ndarray) -> tuple[float, float]:
+    """(h0, d1): h0 = 0.01 d0 / d1 (1e-6 when d0 or d1 < 1e-5), d0 and d1 the RMS norms of z0 and f0 in the scale
+    atol + rtol |z0|."""
+    zero = np.zeros(z0.size)
+    d0, d1 = _scaled_rms(z0, zero, z0, rtol, atol), _scaled_rms(f0, zero, z0, rtol, atol)
+    return (1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1), d1
+
+
+@numba.njit(cache=True)
+def starting_step(z0: np.ndarray, f0: np.ndarray, f1: np.ndarray, rtol: np.ndarray, atol: np.ndarray, h0: float,
+                  d1: float, span: float) -> float:
+    """min(100 h0, h1, span), h1 = (0.01 / max(d1, d2))^(1/8) (max(1e-6, 1e-3 h0) when both are <= 1e-15), d2 the
+    RMS norm of (f1 - f0) / h0 in the scale of :func:`first_guess`, f1 the slope at z0 + h0 f0."""
+    d2 = _scaled_rms(f1, f0, z0, rtol, atol) / h0
     if d1 <= 1e-15 and d2 <= 1e-15:
         h1 = max(1e-6, h0 * 1e-3)
     else:
         h1 = (0.01 / max(d1, d2)) ** (1.0 / (ORDER + 1))
-    return float(min(100.0 * h0, h1, span))
+    return min(100.0 * h0, h1, span)
 
 
 def step(fun: Rhs, s: float, z: np.ndarray, f: np.ndarray, h: float, rtol: float | np.ndarray, atol: np.ndarray) -> StepResult:

@@ -22,8 +22,9 @@ def check_order(ts: Sequence[Any]) -> None:
     if ts[0] < 0:
         raise InputError(f"times must be >= 0, got {float(ts[0])!r}")
     if isinstance(ts, np.ndarray) and ts.dtype != object:
-        bad = np.flatnonzero(~(ts[1:] > ts[:-1]))
-        first = int(bad[0]) if bad.size else None
+        if ts.size == 1 or (ts[1:] > ts[:-1]).all():
+            return
+        first = int(np.flatnonzero(~(ts[1:] > ts[:-1]))[0])
     else:
         first = next((k for k in range(len(ts) - 1) if not ts[k + 1] > ts[k]), None)
     if first is not None:
