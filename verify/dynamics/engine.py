@@ -84,7 +84,7 @@ from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
 from verify.dynamics.loop import (MAX_NULL_RESTARTS, STAT_NAMES, CompiledLoop, Run, finish_stats, run_variable, shared_rows,
-                                  step_rtol_vector)
+                                  step_rtol_vector, time_of)
 from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
 from verify.errors import NumericalError
 from verify.trajectory import Event
@@ -112,8 +112,7 @@ class Engine(Settling, Detection, Filippov):
         self.stats = dict.fromkeys(STAT_NAMES, 0)
         self.err_sum = 0.0
         self.unorm_drift = 0.0
-        n, h = self.X.shape[0], form.h
-        self.mode = Mode(np.zeros((n, h)), -np.ones((n, h), dtype=int), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
+        self.mode = Mode.fresh(self.X.shape[0], form.h)
         self.handover: Handover | None = None  # the switching state at t = 0 instead of initial_mode
 
     # made when first needed (the Python settling and sliding paths; a run the compiled loop makes alone needs none) --
@@ -147,7 +146,7 @@ class Engine(Settling, Detection, Filippov):
 
     # time maps ------------------------------------------------------------------------------
     def t_of(self, s: float) -> float:
-        return math.expm1(s) if self.log_time else s
+        return time_of(s, self.log_time)
 
     def s_of(self, t: np.ndarray) -> np.ndarray:
         return run_variable(t, self.log_time)
@@ -369,8 +368,7 @@ def integrate(form: CartesianForm | PolarForm, z0: np.ndarray, times: np.ndarray
         if status == loop_jit.DONE:
             run = loop.finished()
             if progress is not None:
-                s_end = float(s_grid[-1])
-                progress(math.expm1(s_end) if log_time else s_end)
+                progress(time_of(float(s_grid[-1]), log_time))
             return run
         if status != loop_jit.PY_START:
             eng = Engine(form, z0, log_time, rtol, atol, progress)

@@ -86,8 +86,7 @@ class CompiledLoop:
     def first(self, z0: np.ndarray, first_step: float | None) -> int:
         """The run's first call, with its compiled start (:func:`loop_jit.run`): fresh mode arrays and cursor, the
         samples at t = 0 written. Returns the status (``PY_START``: Python must start, :meth:`Engine.start`)."""
-        n, h = self.consts[0].shape[0], self.form.h
-        self.mode = Mode(np.zeros((n, h)), np.full((n, h), -1), np.ones((n, h), dtype=bool), np.zeros(h, dtype=bool))
+        self.mode = Mode.fresh(self.consts[0].shape[0], self.form.h)
         fs, ks = FRESH_CURSOR[0].copy(), FRESH_CURSOR[1].copy()
         fs[1] = math.nan if first_step is None else first_step
         k = 0
@@ -182,6 +181,11 @@ def finish_stats(stats: dict, events: list[Event], X: np.ndarray) -> None:
 def run_variable(t: np.ndarray, log_time: bool) -> np.ndarray:
     """The integration variable at times t: tau = ln(1 + t) in log time, else t."""
     return np.log1p(t) if log_time else np.asarray(t, float)
+
+
+def time_of(s: float, log_time: bool) -> float:
+    """The time at the integration variable s (the inverse of :func:`run_variable`): e^s - 1 in log time, else s."""
+    return math.expm1(s) if log_time else s
 
 
 def step_rtol_vector(form: CartesianForm | PolarForm, rtol: float, size: int) -> np.ndarray:

@@ -87,6 +87,12 @@ class Mode:
     dead: np.ndarray  # (h,) bool
     sliding: dict[int, np.ndarray] = dc_field(default_factory=dict)
 
+    @classmethod
+    def fresh(cls, n: int, h: int) -> "Mode":
+        """The state before a run's start sets it: slopes 0, every side -1, every pair armed, no neuron dead."""
+        return cls(np.zeros((n, h)), np.full((n, h), -1, dtype=np.int64), np.ones((n, h), dtype=bool),
+                   np.zeros(h, dtype=bool))
+
 
 @dataclass(frozen=True)
 class Handover:
