@@ -86,7 +86,8 @@ class Event:
         new, kinds, out = object.__new__, EVENT_KINDS, []
         for time, (i, j), (kind, direction) in zip(t, ij, codes):
             e = new(cls)
-            e.__dict__.update(t=time, i=i, j=j, kind=kinds[kind], direction=direction)
+            fields = e.__dict__
+            fields["t"], fields["i"], fields["j"], fields["kind"], fields["direction"] = time, i, j, kinds[kind], direction
             out.append(e)
         return out
 

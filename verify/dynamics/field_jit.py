@@ -104,16 +104,16 @@ def field_workspace(n: int, d: int, h: int) -> tuple:
 def preact_into(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo: int, h: int) -> None:
     """In place: P = X V^T (n, h), P_ij = <x_i, v_j> with v_j = z[lo + j d : lo + (j + 1) d], each sum in index order
     from 0; the innermost loop over the neurons j (contiguous in VT, which receives V^T: vectorisable), the rows i
-    inside the terms q (consecutive updates of one P_ij would wait on each other)."""
+    inside the terms q (consecutive updates of one P_ij would wait on each other). The first pass writes the first
+    min(d, 4) terms' sum from 0 (no pass of zeros: with d <= 4 the only pass); later passes add four terms, then
+    one (a quarter of the loads and stores of P)."""
     n, d = X.shape
     for q in range(d):
         for j in range(h):
             VT[q, j] = z[lo + j * d + q]
-    for i in range(n):
-        for j in range(h):
-            P[i, j] = 0.0
-    q = 0
-    while q + 4 <= d:  # four terms per pass over P, added in the same order (a quarter of the loads and stores of P)
+    _first_terms(P, VT, X, min(d, 4), h)
+    q = min(d, 4)
+    while q + 4 <= d:  # four terms per pass over P, added in the same order
         for i in range(n):
             x0, x1, x2, x3 = X[i, q], X[i, q + 1], X[i, q + 2], X[i, q + 3]
             for j in range(h):
@@ -124,6 +124,33 @@ def preact_into(P: np.ndarray, VT: np.ndarray, X: np.ndarray, z: np.ndarray, lo:
             xq = X[i, q]
             for j in range(h):
                 P[i, j] += xq * VT[q, j]
+
+
+@numba.njit(cache=True, inline="always")
+def _first_terms(P: np.ndarray, VT: np.ndarray, X: np.ndarray, r: int, h: int) -> None:
+    """In place: P_ij = the sum of the first r terms X_iq VT_qj (1 <= r <= 4), added in order from 0 (as a pass of
+    zeros and r additions would add them), in one pass over P."""
+    n = X.shape[0]
+    if r == 1:
+        for i in range(n):
+            x0 = X[i, 0]
+            for j in range(h):
+                P[i, j] = 0.0 + x0 * VT[0, j]
+    elif r == 2:
+        for i in range(n):
+            x0, x1 = X[i, 0], X[i, 1]
+            for j in range(h):
+                P[i, j] = (0.0 + x0 * VT[0, j]) + x1 * VT[1, j]
+    elif r == 3:
+        for i in range(n):
+            x0, x1, x2 = X[i, 0], X[i, 1], X[i, 2]
+            for j in range(h):
+                P[i, j] = ((0.0 + x0 * VT[0, j]) + x1 * VT[1, j]) + x2 * VT[2, j]
+    else:
+        for i in range(n):
+            x0, x1, x2, x3 = X[i, 0], X[i, 1], X[i, 2], X[i, 3]
+            for j in range(h):
+                P[i, j] = (((0.0 + x0 * VT[0, j]) + x1 * VT[1, j]) + x2 * VT[2, j]) + x3 * VT[3, j]
 
 
 @numba.njit(cache=True, inline="always")
@@ -225,13 +252,15 @@ def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, lo
 
 @numba.njit(cache=True, inline="always")
 def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray, T: np.ndarray) -> None:
-    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0, four rows per pass over G^T;
-    the products S_ij g_i once per row i, in the scratch rows T[0:4] (h,))."""
+    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0, four rows per pass over G^T,
+    the first pass writing its sum from 0 instead of adding to a pass of zeros; the products S_ij g_i once per row i,
+    in the scratch rows T[0:4] (h,))."""
     n, d = X.shape
     h = GT.shape[1]
-    for q in range(d):
-        for j in range(h):
-            GT[q, j] = 0.0
+    if n < 4:
+        for q in range(d):
+            for j in range(h):
+                GT[q, j] = 0.0
     i = 0
     while i + 4 <= n:
         for r in range(4):
@@ -240,8 +269,12 @@ def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray,
                 T[r, j] = S[i + r, j] * gi
         for q in range(d):
             x0, x1, x2, x3 = X[i, q], X[i + 1, q], X[i + 2, q], X[i + 3, q]
-            for j in range(h):
-                GT[q, j] = (((GT[q, j] + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
+            if i == 0:
+                for j in range(h):
+                    GT[q, j] = (((0.0 + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
+            else:
+                for j in range(h):
+                    GT[q, j] = (((GT[q, j] + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
         i += 4
     for i in range(i, n):
         gi = g[i]
@@ -267,18 +300,19 @@ def _gradients_blas_into(GT: np.ndarray, PS: np.ndarray, S: np.ndarray, g: np.nd
 @numba.njit(cache=True, inline="always")
 def _output_slopes_into(out: np.ndarray, PS: np.ndarray, g: np.ndarray, hd: int, h: int, train_v: bool) -> None:
     """In place, Cartesian: v_j' = sum_i S_ij <x_i, w_j> g_i in out[hd:] (PS = S * P; 0 unless ``train_v``), four
-    rows per pass, added in order."""
+    rows per pass, added in order from 0 (the first pass from 0 itself, not onto a pass of zeros)."""
     n = PS.shape[0]
-    for j in range(h):
-        out[hd + j] = 0.0
-    if not train_v:
-        return
+    if not train_v or n < 4:
+        for j in range(h):
+            out[hd + j] = 0.0
+        if not train_v:
+            return
     i = 0
     while i + 4 <= n:
         g0, g1, g2, g3 = g[i], g[i + 1], g[i + 2], g[i + 3]
         for j in range(h):
-            acc = ((out[hd + j] + g0 * PS[i, j]) + g1 * PS[i + 1, j]) + g2 * PS[i + 2, j]
-            out[hd + j] = acc + g3 * PS[i + 3, j]
+            acc = ((out[hd + j] if i else 0.0) + g0 * PS[i, j]) + g1 * PS[i + 1, j]
+            out[hd + j] = (acc + g2 * PS[i + 2, j]) + g3 * PS[i + 3, j]
         i += 4
     for i in range(i, n):
         for j in range(h):

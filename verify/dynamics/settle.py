@@ -40,16 +40,17 @@ def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]
     selection (balancedness, the sign of a_j) do not depend on it. With d = 1 every x_i is on one line, which the law
     settles jointly: no apex. Runs without d events near one time (almost all) return at once."""
     d = X.shape[1]
-    crossings = [(e.t, e.j, e.i) for e in events if e.i >= 0]  # a "dead" event (i = -1) names no surface
-    if d < 2 or len(crossings) < d:
+    # the crossings' times (a "dead" event, i = -1, names no surface): a few dozen floats, Python's loop, not numpy's
+    times = sorted(e.t for e in events if e.i >= 0)
+    if d < 2 or len(times) < d:
         return []
-    times = sorted(t for t, _, _ in crossings)  # a few dozen floats: Python's loop, not numpy's per-call cost
     near = sum(1 for a, b in zip(times, times[1:]) if b - a <= APEX_TIME_RTOL * max(1.0, abs(b)))
     if near < d - 1:  # d events near one time need d - 1 such gaps
         return []
     by_neuron: dict[int, list[tuple[float, int]]] = {}
-    for t, j, i in crossings:
-        by_neuron.setdefault(j, []).append((t, i))
+    for e in events:
+        if e.i >= 0:
+            by_neuron.setdefault(e.j, []).append((e.t, e.i))
     found = []
     for j, rows in by_neuron.items():
         rows.sort()
