@@ -64,8 +64,8 @@ def test_preactivations_add_each_term_in_index_order(n, d, h):
 
 @pytest.mark.parametrize("n, d, h", SHAPES)
 def test_field_adds_each_term_in_index_order(n, d, h):
-    """form_rhs through field_jit.cartesian_rhs (square loss): the gradients' and v's sums over i, four rows per pass,
-    the first pass from 0 (n >= 4) or onto a pass of zeros (n < 4)."""
+    """form_rhs through field_jit.cartesian_rhs (square loss): the preactivations as above, and the gradients' and v's
+    sums over i, four rows per pass onto a pass of zeros, then one."""
     rng = np.random.default_rng(n * 100 + d * 10 + h + 1)
     X, y = rng.normal(size=(n, d)), np.where(rng.random(n) < 0.5, -1.0, 1.0)
     z, S = rng.normal(size=h * d + h), np.where(rng.random((n, h)) < 0.6, 1.0, 0.1)

@@ -252,15 +252,13 @@ def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, lo
 
 @numba.njit(cache=True, inline="always")
 def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray, T: np.ndarray) -> None:
-    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0, four rows per pass over G^T,
-    the first pass writing its sum from 0 instead of adding to a pass of zeros; the products S_ij g_i once per row i,
-    in the scratch rows T[0:4] (h,))."""
+    """In place: G^T (d, h), G_j = sum_i (S_ij g_i) x_i (sums over i in order from 0, four rows per pass over G^T;
+    the products S_ij g_i once per row i, in the scratch rows T[0:4] (h,))."""
     n, d = X.shape
     h = GT.shape[1]
-    if n < 4:
-        for q in range(d):
-            for j in range(h):
-                GT[q, j] = 0.0
+    for q in range(d):
+        for j in range(h):
+            GT[q, j] = 0.0
     i = 0
     while i + 4 <= n:
         for r in range(4):
@@ -269,12 +267,8 @@ def _gradients_into(GT: np.ndarray, S: np.ndarray, g: np.ndarray, X: np.ndarray,
                 T[r, j] = S[i + r, j] * gi
         for q in range(d):
             x0, x1, x2, x3 = X[i, q], X[i + 1, q], X[i + 2, q], X[i + 3, q]
-            if i == 0:
-                for j in range(h):
-                    GT[q, j] = (((0.0 + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
-            else:
-                for j in range(h):
-                    GT[q, j] = (((GT[q, j] + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
+            for j in range(h):
+                GT[q, j] = (((GT[q, j] + T[0, j] * x0) + T[1, j] * x1) + T[2, j] * x2) + T[3, j] * x3
         i += 4
     for i in range(i, n):
         gi = g[i]
@@ -300,19 +294,18 @@ def _gradients_blas_into(GT: np.ndarray, PS: np.ndarray, S: np.ndarray, g: np.nd
 @numba.njit(cache=True, inline="always")
 def _output_slopes_into(out: np.ndarray, PS: np.ndarray, g: np.ndarray, hd: int, h: int, train_v: bool) -> None:
     """In place, Cartesian: v_j' = sum_i S_ij <x_i, w_j> g_i in out[hd:] (PS = S * P; 0 unless ``train_v``), four
-    rows per pass, added in order from 0 (the first pass from 0 itself, not onto a pass of zeros)."""
+    rows per pass, added in order."""
     n = PS.shape[0]
-    if not train_v or n < 4:
-        for j in range(h):
-            out[hd + j] = 0.0
-        if not train_v:
-            return
+    for j in range(h):
+        out[hd + j] = 0.0
+    if not train_v:
+        return
     i = 0
     while i + 4 <= n:
         g0, g1, g2, g3 = g[i], g[i + 1], g[i + 2], g[i + 3]
         for j in range(h):
-            acc = ((out[hd + j] if i else 0.0) + g0 * PS[i, j]) + g1 * PS[i + 1, j]
-            out[hd + j] = (acc + g2 * PS[i + 2, j]) + g3 * PS[i + 3, j]
+            acc = ((out[hd + j] + g0 * PS[i, j]) + g1 * PS[i + 1, j]) + g2 * PS[i + 2, j]
+            out[hd + j] = acc + g3 * PS[i + 3, j]
         i += 4
     for i in range(i, n):
         for j in range(h):
