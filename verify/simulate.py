@@ -57,7 +57,7 @@ import sys
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 import mpmath
 import numba
@@ -151,15 +151,15 @@ def simulate(
     if backend == "mp":
         return _simulate_mp(ds, W0, v0, grid, loss_obj, alpha, dps, tol_digits, log_eps, form, bool(train_v), lr,
                             batch_size)
-    W, v = _check_weights(W0, v0, ds.d)
+    W, v, facts = _check_weights(W0, v0, ds)
     lr = _check_backend_options(backend, lr, batch_size, dps, tol_digits, ds.n)
     if log_eps is not None:
         log_eps = _check_log_eps(log_eps)
-    _check_float64_scale(ds, W, v, log_eps)
+    _check_float64_scale(facts, ds.d, log_eps)
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise InputError(f"seed must be an integer, got {seed!r}")
 
-    chosen = _choose_form(backend, form, W, v, log_eps, bool(train_v))
+    chosen = _choose_form(backend, form, W, v, log_eps, bool(train_v), facts)
     field = NetworkField.from_dataset(ds, loss_obj, alpha, bool(train_v))
     reporter = _Progress(t_end, False if callable(progress) else progress)
     callback = _user_callback(progress) if callable(progress) else (reporter if reporter.enabled else None)
@@ -236,7 +236,10 @@ def _real_array(value: Any, name: str) -> np.ndarray:
     return arr.astype(float)
 
 
-def _check_weights(W0: Any, v0: Any, d: int) -> tuple[np.ndarray, np.ndarray]:
+def _check_weights(W0: Any, v0: Any, ds: Dataset) -> tuple[np.ndarray, np.ndarray, WeightFacts]:
+    """(W, v) as float arrays of shapes (h, d), (h,), and their :class:`WeightFacts`; InputError for a wrong shape or a
+    non-finite entry."""
+    d = ds.d
     W = _real_array(W0, "W0")
     v = _real_array(v0, "v0")
     if W.ndim != 2:
@@ -248,11 +251,53 @@ def _check_weights(W0: Any, v0: Any, d: int) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(f"W0 has {W.shape[1]} columns but the data have dimension d = {d}")
     if v.shape != (h,):
         raise InputError(f"v0 must have shape ({h},) to match W0 {W.shape}, got {v.shape}")
-    if not _all_finite(W.reshape(-1)):
+    facts = weight_facts(W, v, ds.norms)
+    if not facts.finite_W:
         raise InputError("W0 contains non-finite values")
-    if not _all_finite(v):
+    if not facts.finite_v:
         raise InputError("v0 contains non-finite values")
-    return W, v
+    return W, v, facts
+
+
+class WeightFacts(NamedTuple):
+    """What the validation and the form's choice read from the initial weights, in one compiled pass
+    (:func:`weight_facts`); the rest only for finite W and v."""
+
+    finite_W: bool
+    finite_v: bool
+    biggest: float  # the largest |weight|
+    output_bound: float  # sum_j X_max |v_j| max_q |W_jq| (X_max: the largest data norm given, else 0)
+    log_norms: np.ndarray  # ln ||w_j|| (:func:`row_log_norms`)
+    balanced: bool  # |v_j| = ||w_j|| to BALANCE_RTOL relative (:func:`is_balanced`)
+    nonzero: bool  # no zero row w_j
+    v_max: float  # max_j |v_j|
+    log_norm_max: float
+    log_norm_min: float
+
+
+def weight_facts(W: np.ndarray, v: np.ndarray, x_norms: np.ndarray | None = None) -> WeightFacts:
+    """:class:`WeightFacts` of W (h, d), v (h,) (h >= 1) and the data norms ``x_norms`` (for the output bound)."""
+    norms = np.empty(0) if x_norms is None else x_norms
+    return WeightFacts(*_weight_facts(np.ascontiguousarray(W, dtype=float), np.ascontiguousarray(v, dtype=float),
+                                      norms, BALANCE_RTOL))
+
+
+@numba.njit(cache=True)
+def _weight_facts(W: np.ndarray, v: np.ndarray, x_norms: np.ndarray, rtol: float) -> tuple:
+    """The fields of :class:`WeightFacts`, each by the function that defines it (:func:`_all_finite`,
+    :func:`_scale_bounds`, :func:`_row_log_norms`, :func:`_balanced_logs`), in one call."""
+    finite_W, finite_v = _all_finite(W.reshape(-1)), _all_finite(v)
+    if not (finite_W and finite_v):
+        return finite_W, finite_v, math.nan, math.nan, np.empty(0), False, False, math.nan, math.nan, math.nan
+    x_max, v_max = 0.0, 0.0
+    for x in x_norms:
+        x_max = max(x_max, x)
+    for x in v:
+        v_max = max(v_max, abs(x))
+    biggest, output_bound = _scale_bounds(W, v, x_max)
+    lw = _row_log_norms(W)
+    return (True, True, biggest, output_bound, lw, _balanced_logs(lw, v, rtol), _all_finite(lw), v_max, lw.max(),
+            lw.min())
 
 
 @numba.njit(cache=True)
@@ -303,16 +348,17 @@ LOG_WEIGHT_LIMIT = math.log(1e150)  # |weights| above this: their squares (balan
 LOG_OUTPUT_LIMIT = math.log(1e300)  # |f| above this: losses and gradients overflow
 
 
-def _check_float64_scale(ds: Dataset, W: np.ndarray, v: np.ndarray, log_eps: float | None) -> None:
+def _check_float64_scale(facts: WeightFacts, d: int, log_eps: float | None) -> None:
     """Refuse an initial state float64 cannot integrate: weights whose squares overflow, or outputs
-    |f(x_i)| <= X_max sum_j |v_j| ||w_j|| beyond 1e300 (computed in log space; eps^2 = exp(2 log_eps))."""
+    |f(x_i)| <= X_max sum_j |v_j| ||w_j|| beyond 1e300 (computed in log space; eps^2 = exp(2 log_eps); the bounds
+    from :class:`WeightFacts`, d the data's dimension)."""
     shift = 0.0 if log_eps is None else log_eps
-    biggest, output_bound = _scale_bounds(np.ascontiguousarray(W), np.ascontiguousarray(v), float(ds.norms.max()))
+    biggest, output_bound = facts.biggest, facts.output_bound
     if biggest > 0.0 and math.log(biggest) + shift > LOG_WEIGHT_LIMIT:
         raise InputError(f"initial weights up to 10^{(math.log(biggest) + shift) / math.log(10):.0f}: beyond what float64 "
                          "can integrate (their squares overflow); the theorems are about small initialisations")
     if output_bound > 0.0:
-        log_f = math.log(output_bound) + 0.5 * math.log(W.shape[1]) + 2.0 * shift
+        log_f = math.log(output_bound) + 0.5 * math.log(d) + 2.0 * shift
         if log_f > LOG_OUTPUT_LIMIT:
             raise InputError(f"initial outputs up to 10^{log_f / math.log(10):.0f}: beyond what float64 can integrate "
                              "(the loss and its gradient overflow); scale the initialisation down")
@@ -414,10 +460,12 @@ def _balanced_logs(lw: np.ndarray, v: np.ndarray, rtol: float) -> bool:
     return True
 
 
-def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool) -> str:
-    log_norms = row_log_norms(W)
-    balanced = _balanced(log_norms, v)
-    nonzero = _all_finite(log_norms)
+def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, log_eps: float | None, train_v: bool,
+                 facts: WeightFacts | None = None) -> str:
+    """The form ("cartesian" or "polar") of a run from finite (W, v) (``facts``: their :class:`WeightFacts`, made
+    here when None); InputError when the form asked for does not apply."""
+    facts = weight_facts(W, v) if facts is None else facts
+    log_norms, balanced, nonzero = facts.log_norms, facts.balanced, facts.nonzero
     if backend == "limit":
         if form == "cartesian":
             raise InputError("backend 'limit' is the polar eps -> 0 dynamics; form 'cartesian' does not apply")
@@ -431,7 +479,7 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
     elif log_eps is not None:
         chosen = "polar"
     else:
-        scale = max(float(np.maximum.reduce(np.abs(v), initial=0.0)), math.exp(min(float(log_norms.max()), 0.0)))
+        scale = max(facts.v_max, math.exp(min(facts.log_norm_max, 0.0)))
         chosen = "polar" if balanced and nonzero and train_v and scale < POLAR_SCALE else "cartesian"
 
     if chosen == "polar":
@@ -444,16 +492,16 @@ def _choose_form(backend: str, form: str | None, W: np.ndarray, v: np.ndarray, l
         if not train_v:
             raise InputError("the polar form is valid only with the second layer trained (train_v=True)")
     else:
-        _check_cartesian_scale(W, v, log_eps, log_norms)
+        _check_cartesian_scale(W, v, log_eps, facts.log_norm_min)
     return chosen
 
 
-def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None, log_norms: np.ndarray) -> None:
+def _check_cartesian_scale(W: np.ndarray, v: np.ndarray, log_eps: float | None, log_norm_min: float) -> None:
     """Refuse a Cartesian float64 state with a nonzero neuron smaller than 1e-300: ln ||(w_j, v_j)|| (+ log_eps)
     below LOG_CARTESIAN_MIN leaves no error control (the engine's atol floor) and subnormal weights keep few bits.
-    ``log_norms``: ln ||w_j|| (:func:`row_log_norms`); every one at least LOG_CARTESIAN_MIN + 1 (and no log_eps) passes
-    at once, since ||(w_j, v_j)|| >= ||w_j||."""
-    if log_eps is None and float(log_norms.min()) >= LOG_CARTESIAN_MIN + 1.0:
+    ``log_norm_min``: the least ln ||w_j|| (:class:`WeightFacts`); when it is at least LOG_CARTESIAN_MIN + 1 (and no
+    log_eps) every neuron passes at once, since ||(w_j, v_j)|| >= ||w_j||."""
+    if log_eps is None and log_norm_min >= LOG_CARTESIAN_MIN + 1.0:
         return
     sizes = row_log_norms(np.column_stack([W, v])) + (0.0 if log_eps is None else log_eps)
     nonzero = sizes[np.isfinite(sizes)]

@@ -26,13 +26,13 @@ def balancedness_change(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.nda
     """(c_j(t) - c_j(0), max(v_j(t)^2, ||w_j(t)||^2, tiny)) at each sample (k, h) of float64 samples W (k, h, d),
     v (k, h) from W0 (h, d), v0 (h,), where c_j = v_j^2 - ||w_j||^2 (conserved by gradient flow): the largest ratio of
     the first's magnitude to the second is :attr:`Trajectory.balancedness_drift`. Compiled
-    (:func:`_balancedness_change`); NaN where a square is."""
+    (:func:`balancedness_change_kernel`); NaN where a square is."""
     f = np.float64
-    return _balancedness_change(np.asarray(W0, f), np.asarray(v0, f), np.asarray(W, f), np.asarray(v, f))
+    return balancedness_change_kernel(np.asarray(W0, f), np.asarray(v0, f), np.asarray(W, f), np.asarray(v, f))
 
 
 @numba.njit(cache=True)
-def _balancedness_change(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def balancedness_change_kernel(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k, h, d = W.shape
     change, size2 = np.empty((k, h)), np.empty((k, h))
     for j in range(h):

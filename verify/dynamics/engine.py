@@ -83,8 +83,8 @@ from verify.dynamics.control import PAIRS, Cursor
 from verify.dynamics.detect import Detection
 from verify.dynamics.filippov import Filippov
 from verify.dynamics.forms import CartesianForm, PolarForm, row_norms
-from verify.dynamics.loop import (MAX_NULL_RESTARTS, STAT_NAMES, CompiledLoop, Run, finish_stats, run_variable, shared_rows,
-                                  step_rtol_vector, time_of)
+from verify.dynamics.loop import (MAX_NULL_RESTARTS, STAT_NAMES, CompiledLoop, Run, finish_stats, lands_on_samples,
+                                  run_variable, shared_rows, step_rtol_vector, time_of)
 from verify.dynamics.settle import SLIDE_TOL, SURFACE_TOL, Handover, Mode, Settling
 from verify.errors import NumericalError
 from verify.trajectory import Event
@@ -105,7 +105,7 @@ class Engine(Settling, Detection, Filippov):
         self.log_time, self.rtol, self.atol = log_time, rtol, atol
         self.step_rtol = form.step_rtol(rtol)  # the relative part of the step error's scale (0 for polar log-norms)
         self.step_rtol_vec = step_rtol_vector(form, rtol, z0.size)  # per component for the compiled steps
-        self.land_on_samples = log_time  # steps end on the sample times (module docstring, "Samples")
+        self.land_on_samples = lands_on_samples(log_time)  # steps end on the sample times
         self.progress = progress
         self.z = z0.copy()
         self.events: list[Event] = []

@@ -15,12 +15,13 @@ import numpy as np
 
 from verify.dynamics.engine import integrate
 from verify.dynamics.field import NetworkField, single_thread_blas
+from verify.dynamics.field_jit import state_outputs
 from verify.dynamics.forms import CartesianForm, PolarForm
 from verify.dynamics.settle import Handover
 from verify.dynamics.times import sample_times
 from verify.errors import InputError
-from verify.model.losses import log_sum_exp
-from verify.trajectory import TINY, Trajectory, balancedness_change
+from verify.model.losses import log_loss_rows, log_sum_exp
+from verify.trajectory import TINY, Trajectory, balancedness_change_kernel
 
 LOG_TIME_THRESHOLD = 1e3
 LOG_FLOAT_UNDERFLOW = -745.0  # exp(x) == 0 in float64 below this
@@ -31,7 +32,13 @@ def pick_log_time(log_time: bool | None, t_end: float) -> bool:
 
 
 def loss_stats(field: NetworkField, outputs: np.ndarray) -> dict:
-    """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745)."""
+    """log L at the samples and whether float64 exp(-y f) would underflow (per-sample log-loss < -745); for a built-in
+    loss in one compiled call (:func:`log_loss_rows`), for a user's loss by its numpy formulas."""
+    code = field.loss.jit_code
+    if code is not None:
+        rows = np.ascontiguousarray(np.atleast_2d(outputs), dtype=float)
+        log_loss, below = log_loss_rows(np.ascontiguousarray(field.y, dtype=float), rows, code, LOG_FLOAT_UNDERFLOW)
+        return {"log_loss": log_loss.tolist(), "loss_underflow_float64": bool(below)}
     with np.errstate(divide="ignore"):  # square loss at an exact fit: log 0 = -inf
         per = field.loss.log_value(field.y, np.atleast_2d(outputs))
     return {"log_loss": log_sum_exp(per).tolist(), "loss_underflow_float64": bool((per < LOG_FLOAT_UNDERFLOW).any())}
@@ -75,8 +82,8 @@ def solve_cartesian(
     Z = run.out
     W = Z[:, : form.h * form.d].reshape(t.size, form.h, form.d)
     v = Z[:, form.h * form.d :]
-    drift, drift_peak, shrunk = _drift_stats(*balancedness_change(W0, v0, W, v), W0, v0)
-    outputs = field.outputs(W, v)
+    drift, drift_peak, shrunk = _drift_stats(W0, v0, W, v)
+    outputs = state_outputs(Z, form.compiled_args()[0], field.alpha, form.h, form.d)
     stats = dict(
         run.stats,
         wall_s=_time.perf_counter() - start,
@@ -90,10 +97,12 @@ def solve_cartesian(
 
 
 @numba.njit(cache=True)
-def _drift_stats(change: np.ndarray, size2: np.ndarray, W0: np.ndarray, v0: np.ndarray) -> tuple[float, float, np.ndarray]:
-    """From :func:`balancedness_change`'s (k, h) arrays: (max |change| / size2, max |change| / max(peak_j, tiny), the
-    neurons whose smallest size^2 is below 1e-8 peak_j), peak_j = max(max_k size2, v0_j^2 + ||W0_j||^2) (the peak
-    size, or the initial one); NaN when a ratio is NaN."""
+def _drift_stats(W0: np.ndarray, v0: np.ndarray, W: np.ndarray, v: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """From the samples W (k, h, d), v (k, h) of a run from (W0, v0) and :func:`balancedness_change`'s (k, h) arrays
+    (change, size2): (max |change| / size2, max |change| / max(peak_j, tiny), the neurons whose smallest size^2 is
+    below 1e-8 peak_j), peak_j = max(max_k size2, v0_j^2 + ||W0_j||^2) (the peak size, or the initial one); NaN when a
+    ratio is NaN."""
+    change, size2 = balancedness_change_kernel(W0, v0, W, v)
     k, h = change.shape
     drift, drift_peak, nan = 0.0, 0.0, False
     shrunk = np.zeros(h, np.bool_)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -51,16 +51,18 @@ class NetworkField:
     loss: Loss
     alpha: float = 0.0
     train_v: bool = True
+    known_norms: InitVar[np.ndarray | None] = None  # ||x_i|| when the caller has them (a Dataset's), else computed
     norms: np.ndarray = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, known_norms: np.ndarray | None) -> None:
         object.__setattr__(self, "loss", get_loss(self.loss))
         object.__setattr__(self, "alpha", check_alpha(self.alpha))
-        object.__setattr__(self, "norms", np.linalg.norm(self.X, axis=1))
+        object.__setattr__(self, "norms", np.linalg.norm(self.X, axis=1) if known_norms is None else known_norms)
 
     @classmethod
     def from_dataset(cls, ds: Dataset, loss: str | Loss = "exp", alpha: float = 0.0, train_v: bool = True) -> "NetworkField":
-        return cls(ds.X, ds.y, get_loss(loss), alpha, train_v)
+        """The field on a dataset's X and y, with its row norms (:attr:`Dataset.norms`, cached on the dataset)."""
+        return cls(ds.X, ds.y, get_loss(loss), alpha, train_v, ds.norms)
 
     @property
     def n(self) -> int:

@@ -1,45 +1,26 @@
 """Compiled (numba) right-hand sides of the two state forms, for the built-in losses.
 
-The same formulas as :meth:`forms.CartesianForm.rhs_numpy` / :meth:`forms.PolarForm.rhs_numpy`
-(the reference, compared in the tests) in one call, which halves the cost of an evaluation
-on the small matrices of this problem (numpy's per-call overhead dominated). Data weights
-g_i = y_i w(y_i f_i) with w(m) = e^-m (exp), expit(-m) (logistic), 2 expit(-m) (logistic2),
-1 - m (square), 1 - m / sqrt(1 + m^2) (poly); expit evaluated without overflow on either side,
-the poly weight without cancellation or overflow (the formulas of :mod:`verify.model.losses`).
-The codes are the losses' declared ``Loss.jit_code`` (``LOSS_CODES`` maps name -> code).
+The formulas of :meth:`forms.CartesianForm.rhs_numpy` / :meth:`forms.PolarForm.rhs_numpy` (the reference, compared in
+the tests) in one call. Data weights g_i = y_i w(y_i f_i), w by the loss's ``Loss.jit_code`` (:func:`margin_weight`;
+``LOSS_CODES`` maps name -> code; the stable formulas of :mod:`verify.model.losses`). The steppers call
+:func:`form_rhs`, which writes into arrays it is given (scratch: :func:`field_workspace`) and allocates nothing; the
+allocating functions (``preact``, ``data_weights``, ``cartesian_rhs``, ...) are thin wrappers around the same
+``*_into`` kernels; :func:`state_outputs` gives the outputs f at sampled states as the field computes them.
 
-The steppers call :func:`form_rhs`, which writes into arrays it is given (scratch: :func:`field_workspace`) and
-allocates nothing; the allocating functions (``preact``, ``data_weights``, ``cartesian_rhs``, ...) are thin wrappers
-around the same ``*_into`` kernels for other callers.
+Two forms of the same arithmetic, chosen by the size n h d of the products P = X V^T and G^T = X^T (S g)
+(:func:`uses_blas`): below BLAS_MIN_WORK, compiled loops (:func:`form_rhs`, :func:`preact_into`) that index arrays by
+position and inline their helpers; from BLAS_MIN_WORK on, the two products by BLAS (:func:`form_rhs_blas`,
+:func:`preact_blas_into`; dgemm through numba's ``np.dot``), which pays for itself there (measured 2026-11-28, one
+thread: 0.21 against 0.40 us at n h d = 120, 10.5 against 6.6 us at 40,000; README, "Performance"). BLAS sums in its
+own order, equal to the loops' to rounding (the tests compare both with the numpy reference). The choice is made in
+one place for the steps and the compiled loop's slope refresh, :func:`rk_jit.stage_rhs`, inlined at numba's IR level.
 
-Two forms of the same arithmetic, chosen by the size n h d of the two matrix products P = X V^T and G^T = X^T (S g)
-(:func:`uses_blas`): below BLAS_MIN_WORK, compiled loops (:func:`form_rhs`, :func:`preact_into`), which index arrays
-by position instead of slicing rows and inline their helpers (``inline="always"``). From BLAS_MIN_WORK on, the two
-products by BLAS (:func:`form_rhs_blas`, :func:`preact_blas_into`; dgemm through numba's ``np.dot``), which then
-pays for itself: measured side by side in one process (2026-11-28, one thread), an evaluation took 0.21 us (loops)
-against 0.40 us (BLAS) at n h d = 120, the same at 1,600, 2.0 against 1.7 us at 5,000 and 10.5 against 6.6 us at
-40,000 (n = 40, d = 10, h = 100). BLAS sums in its own order: deterministic for one BLAS build on one machine, equal
-to the loops' sums to rounding (the tests compare both forms with the numpy reference). The choice
-(``form_rhs_blas(...) if uses_blas(...) else form_rhs(...)``) is made where the field is called: for the steps' stages
-and the compiled loop's slope refresh in one place, :func:`rk_jit.stage_rhs`, inlined at numba's IR level
-(``inline="always"``). A wrapper measured on 2026-11-28 added ~75 ns to every small evaluation (its own argument
-handling), a third of the evaluation; this one measured no difference side by side with the choice written out at
-each call site (the compiled loop 0.55-0.57 ms per small run either way, 2026-11-29).
-
-Reference counting: numba increments and decrements an atomic count on every array argument a function keeps and on
-every view it makes, and its pruning pass removes only some of these pairs. On the small case of
-``benchmarks/bench_peer.py`` (n = 8, d = 3, h = 5) a run made ~65,000 such atomic operations, 37,000 of them in
-:func:`form_rhs` (23 per evaluation), ~20% of its time under ``perf``. The kernels that allocate nothing --
-:func:`form_rhs`, the steps of :mod:`rk_jit`, the crossing scan :func:`scan.scan_step_into`, and since 2026-11-29 the
-compiled loop's iteration :func:`loop_jit._iterate` and its settling :func:`settle_jit.settle_simple_into` (scratch
-allocated once per run by :func:`loop_jit.run`) -- are therefore compiled with numba's ``_nrt=False``
-(``UNCOUNTED``): without its runtime, so without reference counts (and unable to allocate: such a kernel fails to
-compile rather than allocate). Their callers hold the arrays. A callee that needs the runtime says so (``COUNTED``):
-numba would otherwise compile it under its caller's ``_nrt=False`` (:func:`form_rhs_blas` and :func:`preact_blas`,
-whose ``np.dot`` needs it, :func:`filippov_jit.filippov_S_into`, and the compiled loop's sliding screen). The arithmetic
-is unchanged: the same states, bit for bit. Side by side on that case: the compiled loop 0.87 ms -> 0.60 ms per run
-(2026-11-28); the atomic operations left, ~6,000 per run (settling, the slope refresh, the loop's views), went from
-~3% of a run's ``perf`` samples to ~0.3% (2026-11-29).
+Reference counting: numba keeps an atomic count on every array argument and view (23 per small evaluation, ~20% of
+a small run before 2026-11-28). The kernels that allocate nothing -- :func:`form_rhs`, the steps of :mod:`rk_jit`,
+:func:`scan.scan_step_into`, :func:`loop_jit._iterate`, :func:`settle_jit.settle_simple_into` -- are compiled with
+numba's ``_nrt=False`` (``UNCOUNTED``: no counts, no allocation; their callers hold the arrays). A callee that needs
+the runtime says so (``COUNTED``): :func:`form_rhs_blas` and :func:`preact_blas` (``np.dot``),
+:func:`filippov_jit.filippov_S_into`, the compiled loop's sliding screen. The arithmetic is the same, bit for bit.
 """
 
 from __future__ import annotations
@@ -248,6 +229,33 @@ def data_weights(PS: np.ndarray, S: np.ndarray, a: np.ndarray, y: np.ndarray, lo
     g = np.empty(PS.shape[0])
     data_weights_into(g, PS, S, a, y, loss)
     return g
+
+
+@numba.njit(cache=True, inline="always")
+def outputs_into(f: np.ndarray, P: np.ndarray, S: np.ndarray, a: np.ndarray) -> None:
+    """In place: f_i = sum_j (S_ij P_ij) a_j over j in order from 0 (bit for bit :func:`data_weights_into`'s f_i)."""
+    n, h = P.shape
+    for i in range(n):
+        fi = 0.0
+        for j in range(h):
+            fi += (P[i, j] * S[i, j]) * a[j]
+        f[i] = fi
+
+
+@numba.njit(cache=True)
+def state_outputs(Z: np.ndarray, X: np.ndarray, alpha: float, h: int, d: int) -> np.ndarray:
+    """f(x_i) at each Cartesian state Z[s] = [W, v] (k, N) -> (k, n), as the field computes it at that state: P = X W^T
+    (:func:`preact_any_into`), S its mode (1 where P > 0, alpha elsewhere), f by :func:`outputs_into`."""
+    n = X.shape[0]
+    out = np.empty((Z.shape[0], n))
+    P, S, VT = np.empty((n, h)), np.empty((n, h)), np.empty((max(d, 4), h))
+    for s in range(Z.shape[0]):
+        preact_any_into(P, VT, X, Z[s], 0, h)
+        for i in range(n):
+            for j in range(h):
+                S[i, j] = 1.0 if P[i, j] > 0.0 else alpha
+        outputs_into(out[s], P, S, Z[s, h * d:])
+    return out
 
 
 @numba.njit(cache=True, inline="always")

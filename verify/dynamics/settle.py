@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
 
+import numba
 import numpy as np
 
 from verify.dynamics import engine_jit
@@ -30,7 +31,8 @@ APEX_RANK_TOL = 1e-8  # surfaces whose lines are closer than this (relative sing
 APEX_TIME_RTOL = 1e-12  # event times of one neuron this close (relative, chained) are one passage
 
 
-def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]:
+def apex_passages(events: list[Event], X: np.ndarray, log: tuple[np.ndarray, np.ndarray] | None = None
+                  ) -> list[tuple[int, float]]:
     """(j, t) of every neuron that passed through w_j = 0 (``stats["apex"]``, a diagnostic), in time order: the
     surfaces of neuron j with events at one time t span R^d (d >= 2 independent hyperplanes <x_i, w> = 0 meet only at
     w = 0, where every kink of the neuron meets). "One time": event times within APEX_TIME_RTOL max(1, |t|) of the
@@ -38,14 +40,13 @@ def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]
     The switching law settles one line through 0 at a time there, so the way out the run takes is one Filippov
     solution, not necessarily the only one (staying at 0 can be another); statements that hold for every Clarke
     selection (balancedness, the sign of a_j) do not depend on it. With d = 1 every x_i is on one line, which the law
-    settles jointly: no apex. Runs without d events near one time (almost all) return at once."""
+    settles jointly: no apex. Runs without d crossings near one time (almost all) return at once
+    (:func:`_near_crossings`), read from ``log`` = (times, rows i) of the events when the caller has them as arrays
+    (a compiled run's event log)."""
     d = X.shape[1]
-    # the crossings' times (a "dead" event, i = -1, names no surface): a few dozen floats, Python's loop, not numpy's
-    times = sorted(e.t for e in events if e.i >= 0)
-    if d < 2 or len(times) < d:
-        return []
-    near = sum(1 for a, b in zip(times, times[1:]) if b - a <= APEX_TIME_RTOL * max(1.0, abs(b)))
-    if near < d - 1:  # d events near one time need d - 1 such gaps
+    if log is None:
+        log = (np.array([e.t for e in events], dtype=float), np.array([e.i for e in events], dtype=np.int64))
+    if not _near_crossings(log[0], log[1], d, APEX_TIME_RTOL):
         return []
     by_neuron: dict[int, list[tuple[float, int]]] = {}
     for e in events:
@@ -63,6 +64,20 @@ def apex_passages(events: list[Event], X: np.ndarray) -> list[tuple[int, float]]
                 found.append((rows[start][0], j))
             start = k
     return [(j, t) for t, j in sorted(found)]
+
+
+@numba.njit(cache=True)
+def _near_crossings(t: np.ndarray, i: np.ndarray, d: int, rtol: float) -> bool:
+    """Whether the crossings among events at times t with rows i (a "dead" event, i = -1, names no surface) hold
+    d - 1 gaps b - a <= rtol max(1, |b|) between consecutive times (sorted), d >= 2: the least that d crossings at one
+    time need."""
+    times = np.sort(t[i >= 0])
+    if d < 2 or times.size < d:
+        return False
+    near = 0
+    for k in range(1, times.size):
+        near += times[k] - times[k - 1] <= rtol * max(1.0, abs(times[k]))
+    return near >= d - 1
 
 
 def _spans(rows: np.ndarray, d: int) -> bool:

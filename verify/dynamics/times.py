@@ -7,8 +7,10 @@ per kind of mistake (:class:`verify.errors.InputError`).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
+import numba
 import numpy as np
 
 from verify.errors import InputError
@@ -33,7 +35,10 @@ def check_order(ts: Sequence[Any]) -> None:
 
 
 def sample_times(times: Any) -> np.ndarray:
-    """``times`` as a float64 grid (a scalar is a grid of one), checked: 1-D, finite, >= 0, strictly increasing."""
+    """``times`` as a float64 grid (a scalar is a grid of one), checked: 1-D, finite, >= 0, strictly increasing. A
+    float64 1-D array that passes (:func:`_valid_grid`, one compiled pass) is returned as it is."""
+    if type(times) is np.ndarray and times.dtype == np.float64 and times.ndim == 1 and _valid_grid(times):
+        return times
     try:
         t = np.atleast_1d(np.asarray(times, dtype=float))
     except (TypeError, ValueError):
@@ -44,3 +49,15 @@ def sample_times(times: Any) -> np.ndarray:
         raise InputError("times contains non-finite values")
     check_order(t)
     return t
+
+
+@numba.njit(cache=True)
+def _valid_grid(t: np.ndarray) -> bool:
+    """Whether the 1-D ``t`` is a grid :func:`sample_times` accepts: non-empty, finite, t[0] >= 0, strictly
+    increasing."""
+    if t.size == 0 or not t[0] >= 0.0:
+        return False
+    for k in range(t.size):
+        if not math.isfinite(t[k]) or (k > 0 and not t[k] > t[k - 1]):
+            return False
+    return True

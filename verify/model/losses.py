@@ -25,9 +25,10 @@ small-initialisation lemmas measure when yhat is of order eps^2. ``log_value`` i
 the loss, finite even where the loss itself underflows.
 
 One specification for every backend: each built-in :class:`Loss` carries, next to its numpy
-formulas, ``jit_code`` (the branch of the compiled ``field_jit.margin_weight``; ``LOSS_CODES`` is
-built from it) and ``family`` / ``scale`` (:class:`Family`: the form of the weight w = g / y that
-the mpfr ``g_value`` and the Taylor recurrence of :mod:`verify.dynamics.mp.series` build):
+formulas, ``jit_code`` (the branch of the compiled ``field_jit.margin_weight`` and of
+:func:`margin_log_value`, which a run's loss statistics read; ``LOSS_CODES`` is built from it)
+and ``family`` / ``scale`` (:class:`Family`: the form of the weight w = g / y that the mpfr
+``g_value`` and the Taylor recurrence of :mod:`verify.dynamics.mp.series` build):
 
     loss        jit_code  family    scale   w(z)
     exp         0         EXP       1       exp(-z)
@@ -199,6 +200,47 @@ def _log_sum_exp_rows(a: np.ndarray) -> np.ndarray:
                 rest = rest / count
             out[r] = math.log1p(rest) + math.log(count) + top
     return out
+
+
+@numba.njit(cache=True)
+def _log_softplus_one(t: float) -> float:
+    """:func:`_log_softplus` of one number: t + log1p(-e^t / 2) below -30, else the log of softplus(t) (as
+    ``np.logaddexp(0, t)`` forms it: t + log1p(e^-t) for t > 0, log1p(e^t) for t < 0, log 2 at 0)."""
+    if t < -30.0:
+        return t + math.log1p(-0.5 * math.exp(t))
+    if t > 0.0:
+        return np.log(t + math.log1p(math.exp(-t)))
+    if t < 0.0:
+        return np.log(math.log1p(math.exp(t)))
+    return np.log(LOG2) if t == 0.0 else t
+
+
+@numba.njit(cache=True)
+def margin_log_value(z: float, code: int) -> float:
+    """log l at the margin z = y yhat for the built-in loss with ``Loss.jit_code`` ``code`` (the formulas of the
+    losses' ``_log_value``: -z, log softplus(-z), log 2 + log softplus(-z), log(1/2) + 2 log |1 - z|, -asinh z)."""
+    if code == 0:
+        return -z
+    if code == 1:
+        return _log_softplus_one(-z)
+    if code == 2:
+        return LOG2 + _log_softplus_one(-z)
+    if code == 3:
+        return np.log(0.5) + 2.0 * np.log(abs(1.0 - z))
+    return -np.arcsinh(z)
+
+
+@numba.njit(cache=True)
+def log_loss_rows(y: np.ndarray, outputs: np.ndarray, code: int, floor: float) -> tuple[np.ndarray, bool]:
+    """(log L of each row of ``outputs`` (k, n) (:func:`log_sum_exp` of the per-sample :func:`margin_log_value`),
+    whether any per-sample log-loss is below ``floor``) for the built-in loss with jit code ``code``."""
+    per = np.empty(outputs.shape)
+    below = False
+    for r in range(outputs.shape[0]):
+        for i in range(outputs.shape[1]):
+            per[r, i] = margin_log_value(y[i] * outputs[r, i], code)
+            below |= per[r, i] < floor
+    return _log_sum_exp_rows(per), below
 
 
 def summed_time(t_mean: float, n: int) -> float:
