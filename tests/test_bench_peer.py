@@ -91,6 +91,16 @@ def test_engine_share_splits_each_call_into_the_engine_and_the_rest() -> None:
     assert share == {"project_engine_wall_s": 1.75, "project_outside_engine_s": 0.5}
 
 
+def test_equal_accuracy_picks_the_loosest_peer_at_least_as_accurate_everywhere() -> None:
+    bp = _load_module()
+    peers = [{"heyoka_tol": 1e-10, "heyoka_error": [1e-15, 3e-8], "project_over_heyoka": 1.15},
+             {"heyoka_tol": 1e-12, "heyoka_error": [1e-15, 5e-10], "project_over_heyoka": 0.93},
+             {"heyoka_tol": 1e-14, "heyoka_error": [1e-16, 5e-12], "project_over_heyoka": 0.70}]
+    assert bp.equal_accuracy([1e-9, 1e-9], peers) == {"heyoka_tol": 1e-12, "project_over_heyoka": 0.93}
+    assert bp.equal_accuracy([1e-9, 1e-11], peers) == {"heyoka_tol": 1e-14, "project_over_heyoka": 0.70}
+    assert bp.equal_accuracy([1e-9, 1e-13], peers) is None  # no peer as accurate at every sample
+
+
 def test_compare_events_reports_the_agreeing_prefix() -> None:
     bp = _load_module()
     ev = lambda t, i, j, s: SimpleNamespace(t=t, i=i, j=j, direction=s)  # noqa: E731
@@ -125,7 +135,7 @@ def test_heyoka_flow_finds_the_projects_crossings() -> None:
 def test_accuracy_reports_each_sides_error_against_the_mp_reference() -> None:
     """``accuracy``: the project's error (and heyoka's at each tol, when installed) at every sample time, relative to
     each neuron's size, against the mp backend; loose sanity bounds only (rtol 1e-10 over a horizon of 4)."""
-    records = _run("--quick", "--only", "accuracy", "--repeat", "1")
+    records = _run("--quick", "--only", "accuracy,targets", "--repeat", "1")
     acc = next(r for r in records if r["name"] == "accuracy")
     assert acc["times"] == [0.5, 1.0, 2.0, 3.0, 4.0]
     assert len(acc["project_error"]) == 5 and all(0.0 <= e < 1e-7 for e in acc["project_error"])
@@ -136,6 +146,9 @@ def test_accuracy_reports_each_sides_error_against_the_mp_reference() -> None:
     for p in acc["peers"]:
         assert len(p["heyoka_error"]) == 5 and all(0.0 <= e < 1e-5 for e in p["heyoka_error"])
         assert p["project_over_heyoka"] > 0
+    small = next(r for r in records if r["name"] == "targets")["rows"][0]  # its note: the ratio at equal accuracy
+    fair = _load_module().equal_accuracy(acc["project_error"], acc["peers"])
+    assert ("at equal accuracy" in small.get("note", "")) == (fair is not None)
 
 
 def test_neuron_errors_are_relative_to_each_neurons_size() -> None:
