@@ -17,7 +17,8 @@ the caller runs the mp backend instead (:mod:`verify.evidence.cross_check`).
 
 Error estimate (``Trajectory.error_estimate``): the sum over steps of the larger of the series' last two terms at
 the step taken (relative per neuron in Cartesian form, absolute in r and u in polar form) plus (N + 1) 2^-52
-rounding per step, as the mp backend sums them.
+rounding per step, as the mp backend sums them; in polar form at least the unit-length drift (the largest
+| ||u_j|| - 1 | before renormalisation, ``stats["u_norm_drift"]``), as on the other two engines.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def simulate_taylor(ds: Dataset, W0: np.ndarray, v0: np.ndarray, times: np.ndarr
     if polar:
         stats["u_norm_drift"] = float(info[4])
         return Trajectory.from_polar(t, out_v, out_W, sgn, events=events, backend="taylor", balancedness_drift=0.0,
-                                     error_estimate=float(info[0]), stats=stats, params=params)
+                                     error_estimate=max(float(info[0]), float(info[4])), stats=stats, params=params)
     dc, size2 = balancedness_change(W, v, out_W, out_v)
     drift = float(np.max(np.abs(dc) / size2))
     return Trajectory(times=t, W=out_W, v=out_v, events=events, backend="taylor", balancedness_drift=drift,

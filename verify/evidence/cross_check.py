@@ -30,12 +30,13 @@ p_ikj = <x_i, w_j(t_k)> / (||x_i|| scale_j) (u_j in polar form) must agree where
 A disagreement beyond e, or a sign mismatch, is rerun on the mp backend at each of ``ESCALATE_DPS``
 digits in turn, and the first that agrees decides (``escalated`` records the ladder). When none agrees, the last two
 mp runs are compared with each other: only a converged reference (they agree) makes the disagreement an engine
-inconsistency; an unconverged one (they disagree: at eps = e^-3000 the 16-, 30- and 60-digit runs of a 24-point
-flow were 1.9, 17 and 1e15 away from float64, the mp step control trusting a series beyond its reach, with spurious
-"grazing" events at pairs far from their surfaces) skips the example with that reason. At theorem-scale eps
-the mp backend itself logs spurious crossings at low precision: at eps = e^-4762 the 16-digit run of a
-1164-long flow logged 31 crossings against 7 at 30 digits and in float64; at eps = e^-1228 the 30-digit run
-killed a neuron at t = 612 that lives at 60 digits and in float64 (an open defect of the mp backend). A
+inconsistency; an unconverged one (they disagree, or one is undetermined) skips the example with that reason.
+The rule is a safeguard: until 2026-11-29 the mp backend planned steps near converged directions at theorem-scale
+eps from float64 coefficient sizes that had lost every digit, and stepped past its series' reach (at eps = e^-3000
+the 16-, 30- and 60-digit runs of a 24-point flow were 1.9, 17 and 1e15 away from float64, with spurious events;
+at e^-4762 a 16-digit run logged 31 crossings against 7; at e^-1228 a 30-digit run killed a neuron that lives).
+Such steps are now planned from the mpfr series (:meth:`verify.dynamics.mp.engine.Engine.planned_step`), and a
+polar run's error estimate is at least its unit-length defect. A
 disagreement that persists at the last precision against a converged reference is rerun once more in float64 at
 rtol / ``TIGHTEN``: if that run agrees with the reference, the engine converges and the claim's run was merely less
 accurate than its local-error sum says: the tight comparison counts,

@@ -3,7 +3,9 @@
 One step from (t, z) in the current mode (:class:`planning.Planning`): the series of the scaled
 moving rows, in float64 to order N (lower where the float64 orders underflow or overflow) and in mpfr to the least
 order K that the float64 tail allows; the step h_max from the series' tail; the float64 screen of
-the pairs and the first estimated event, which cuts the step to h (a hair past it). Then the exact
+the pairs and the first estimated event, which cuts the step to h (a hair past it); where no float64
+order is accurate enough on that step (K > N), the step is planned again from the mpfr series
+(:meth:`Engine.planned_step`). Then the exact
 search on the kept pairs (:class:`locate.Locating`), the samples from the series, and at an event
 the move there, projection and joint settling per neuron (:class:`settling.Settling`); else the
 move to h. Each step adds its tail estimate, the float64 bound rho sum_{k>=K} a_k h^k, the
@@ -39,6 +41,12 @@ TOL_MARGIN = 2  # default step tolerance 10^-(dps + TOL_MARGIN): the dps digits 
 MIXED_MAX_DIGITS = 240  # above, tol and the last terms leave float64's range: all orders in mpfr
 MAX_NULL_RESTARTS = 200
 EST_MARGIN = 1e-6  # step = (1 + EST_MARGIN) x the float64 estimate of the first event
+MPFR_PLAN_STEPS = 16  # after a step planned again from the mpfr series, this many more steps are planned that way
+
+
+def float64_sizes_unusable(st: Step) -> bool:
+    """No float64 order of the mixed step ``st`` is accurate enough (K > N): plan it from the mpfr series."""
+    return st.mixed and st.K > st.N
 
 
 class Engine(Planning, Locating, Settling):
@@ -57,11 +65,12 @@ class Engine(Planning, Locating, Settling):
         self.surf = mpfr(10) ** (-dps)
         self.rounding = mpfr(10) ** (-(dps + GUARD // 2))
         self.mixed = tol_digits <= MIXED_MAX_DIGITS
+        self.mpfr_plans = 0  # steps left to plan from the mpfr series directly (:meth:`planned_step`)
         self.rho = F64_REL_FLOOR
         self.rho_dd = DD_REL_FLOOR
         self.progress = progress
         self.events: list[Event] = []
-        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "min_step": None, "max_step": None, "mp_orders": 0, "dd_orders": 0, "all_mp_steps": 0}
+        self.stats = {"steps": 0, "n_restarts": 0, "touches": 0, "nonunique": 0, "unsettled": 0, "min_step": None, "max_step": None, "mp_orders": 0, "dd_orders": 0, "all_mp_steps": 0, "replanned": 0}
         self.err_sum = mpfr(0)
         self.unorm_drift = mpfr(0)
         n, h = mf.n, self.h
@@ -134,16 +143,8 @@ class Engine(Planning, Locating, Settling):
                     k += 1
                 t = t_end
                 break
-            st0, a, h_max, pre, keep, x_est = self.prepare(cols, remaining)
-            frac = min(1.0, x_est * (1 + EST_MARGIN) + 1e-12)
-            hstep = h_max * (ONE * frac) if frac < 1 else h_max
-            if not h_max >= remaining:  # the series' own step (not an event's cut) must advance t: else the run has failed
-                check_step(h_max, t)
+            st, a, hstep, pre, keep, t_step = self.planned_step(cols, remaining, t)
             last = hstep >= remaining
-            if frac < 1:
-                keep = pre.screen(float(hstep), keep)
-            t_step = terms(a, hstep)
-            st = self.choose_orders(st0, a, t_step)
             self.stats["mp_orders"] += st.K_mp - 1
             self.stats["dd_orders"] += st.K - st.K_mp
             self.stats["all_mp_steps"] += int(st.K > st.N)
@@ -173,6 +174,7 @@ class Engine(Planning, Locating, Settling):
                 self.settle(t, pairs)
                 self.release_surfaces()
                 self.stats["n_restarts"] += 1
+                self.mpfr_plans = 0
             else:
                 t = t_end if last else t + hstep
                 self.post_step()
@@ -182,6 +184,37 @@ class Engine(Planning, Locating, Settling):
             out.append(self.flat(self.A, self.b))
             k += 1
         return out
+
+    def planned_step(self, cols: np.ndarray, remaining, t) -> tuple:
+        """(step, coefficient sizes a_k, step length, float64 pairs, kept pairs, terms a_k h^k) of the step from t:
+        the series' step h_max, cut a hair past the first estimated event, with its orders (:meth:`choose_orders`).
+
+        Where no float64 order is accurate enough (K > N: the float64 coefficients off by more than their own size
+        on some order below, as near a converged direction, where u' = s (G - <u, G> u) cancels), their sizes a_k
+        can set neither h_max nor the tail estimate, nor their polynomials the screen: the step is planned again from
+        the mpfr series, and so are the next ``MPFR_PLAN_STEPS`` steps (until an event) without the float64 attempt.
+        (Planned from the float64 sizes, a 24-point polar flow at eps = e^-3000 took steps past the series' reach:
+        samples up to 1.45 off the unit circle and 60 spurious events under a tail estimate of 3.6e-29.)"""
+        if self.mpfr_plans > 0:
+            self.mpfr_plans -= 1
+            return self._planned(cols, remaining, t, False)
+        st, a, hstep, pre, keep, t_step = self._planned(cols, remaining, t, True)
+        if float64_sizes_unusable(st):
+            self.stats["replanned"] += 1
+            self.mpfr_plans = MPFR_PLAN_STEPS
+            return self._planned(cols, remaining, t, False)
+        return st, a, hstep, pre, keep, t_step
+
+    def _planned(self, cols: np.ndarray, remaining, t, mixed: bool) -> tuple:
+        st0, a, h_max, pre, keep, x_est = self.prepare(cols, remaining, mixed)
+        frac = min(1.0, x_est * (1 + EST_MARGIN) + 1e-12)
+        hstep = h_max * (ONE * frac) if frac < 1 else h_max
+        if not h_max >= remaining:  # the series' own step (not an event's cut) must advance t: else the run has failed
+            check_step(h_max, t)
+        if frac < 1:
+            keep = pre.screen(float(hstep), keep)
+        t_step = terms(a, hstep)
+        return self.choose_orders(st0, a, t_step), a, hstep, pre, keep, t_step
 
     def _note_step(self, taken) -> None:
         """Track the least and largest step taken."""

@@ -13,6 +13,8 @@
    coefficients' relative error, measured on orders 1..K-1, times 100, at least 1e-13); of these,
    orders K_mp..K-1 from double-double (:mod:`series_dd`), K_mp >= 3 the least order with
    rho_dd sum_{k>=K_mp} a_k h^k <= tol (rho_dd likewise, measured against mpfr on orders 2..K_mp-1).
+   K > N (rho t_N > tol with t_N <= tol: the float64 coefficients off by more than their size) leaves the float64
+   sizes, step and screen without ground: the engine plans that step again with ``mixed=False``.
 
 :class:`Planning` is one part of :class:`engine.Engine`: it reads the engine's state, mode,
 field, tolerances, ``rho`` and ``rho_dd`` (which it updates).
@@ -67,15 +69,15 @@ class Planning:
             rec_f.extend(N)
         return rec_m, rec_f, e
 
-    def prepare(self, cols: np.ndarray, remaining) -> tuple:
+    def prepare(self, cols: np.ndarray, remaining, mixed: bool = True) -> tuple:
         """The plan of one step (:meth:`plan`): float64 orders for the high part where they are finite and do
         not underflow, at the full order N; where they underflow at N, at the highest order n >= N1 =
         max(8, (N + 1) // 2) where they do not; where they overflow at N, at order N1 if an event cuts the step or it
-        reaches the end; else every order in mpfr."""
+        reaches the end; else (or without ``mixed``) every order in mpfr."""
         N = self.order
         low = min(N, max(8, (N + 1) // 2))
         rec_m, rec_f, e = self.series(cols)
-        if self.mixed:
+        if self.mixed and mixed:
             for order in dict.fromkeys((N, low)):
                 part = rec_f if order == rec_f.k else rec_f.truncated(order)
                 if not finite(part):

@@ -40,6 +40,9 @@ Error estimate (``Trajectory.error_estimate``, relative, a float):
   (relative to max(1, t)); the event sequences must agree (else the estimate is inf and
   ``stats["rerun_events_match"]`` is False). This is a measurement of the primary run's
   actual error (the finer run being 10 digits better), at about 2.5x the cost.
+In polar form either estimate is at least the unit-length defect: the largest | ||u_j|| - 1 | at a
+step's end before renormalisation (``stats["u_norm_drift"]``) and at the samples, which the exact
+flow keeps at 0 -- a check independent of the series' tail (a step past the series' reach shows there).
 """
 
 from __future__ import annotations
@@ -177,6 +180,14 @@ def _to_arrays(Z: list, form: str, h: int, d: int, s: list | None) -> dict:
     return out
 
 
+def _unit_length_defect(U: np.ndarray) -> float:
+    """max over samples and neurons of | ||u_j|| - 1 | (U (k, h, d) of mpf; at the caller's precision)."""
+    worst = mpmath.mpf(0)
+    for u in U.reshape(-1, U.shape[-1]):
+        worst = max(worst, abs(mpmath.sqrt(mpmath.fsum(x * x for x in u)) - 1))
+    return float(worst)
+
+
 def _difference(A: dict, B: dict, form: str) -> float:
     """Largest difference between two runs' samples (relative per neuron / absolute polar)."""
     worst = mpmath.mpf(0)
@@ -258,6 +269,7 @@ def solve_mp(
                         worst = max(worst, abs(v[a, j] ** 2 - ww - c0[j]) / den)
             drift = float(worst)
         err = float(run.err_sum)
+        defect = max(float(run.unorm_drift), _unit_length_defect(arrays["U"])) if form == "polar" else 0.0
     stats: dict[str, Any] = dict(run.stats, order=N, dps=dps, work_dps=dps + GUARD, events=len(run.events), n_events=len(run.events), tail_error=err, error_method=estimate)
     if form == "polar":
         stats["u_norm_drift"] = float(run.unorm_drift)
@@ -276,6 +288,7 @@ def solve_mp(
                     diff = max(diff, float(abs(e1.t - e2.t) / max(1, abs(e2.t))))
         err = diff if match else math.inf
         stats.update(rerun_dps=dps2, rerun_events_match=match, rerun_steps=run2.stats["steps"])
+    err = max(err, defect)
     stats["wall_s"] = _time.perf_counter() - start
     params = {
         "dps": dps,
